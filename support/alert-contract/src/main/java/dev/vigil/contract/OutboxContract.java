@@ -1,0 +1,32 @@
+package dev.vigil.contract;
+
+/**
+ * Names shared by the outbox writer (monitor-service migrations) and the relay (Debezium
+ * configuration). The table follows Debezium's outbox shape: {@code id} (event id), {@code
+ * aggregatetype}, {@code aggregateid} (service), {@code type} (kind), {@code payload} (jsonb), plus
+ * {@code incident_id}, {@code schema_version} and {@code created_at}. Rows are only ever inserted.
+ */
+public final class OutboxContract {
+  /** Schema holding the outbox table. */
+  public static final String SCHEMA = "public";
+
+  /** The outbox table. */
+  public static final String TABLE = "outbox";
+
+  /** Schema-qualified outbox table, as Debezium's {@code table.include.list} wants it. */
+  public static final String QUALIFIED_TABLE = SCHEMA + "." + TABLE;
+
+  /** Value of {@code aggregatetype} on every row Vigil writes. */
+  public static final String AGGREGATE_TYPE = "service";
+
+  public static final String COLUMN_ID = "id";
+  public static final String COLUMN_AGGREGATE_TYPE = "aggregatetype";
+  public static final String COLUMN_AGGREGATE_ID = "aggregateid";
+  public static final String COLUMN_TYPE = "type";
+  public static final String COLUMN_PAYLOAD = "payload";
+  public static final String COLUMN_INCIDENT_ID = "incident_id";
+  public static final String COLUMN_SCHEMA_VERSION = "schema_version";
+  public static final String COLUMN_CREATED_AT = "created_at";
+
+  private OutboxContract() {}
+}

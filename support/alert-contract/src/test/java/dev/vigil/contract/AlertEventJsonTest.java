@@ -1,0 +1,113 @@
+package dev.vigil.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class AlertEventJsonTest {
+  private static final Instant OPENED = Instant.parse("2026-01-01T10:00:00Z");
+
+  @Test
+  void recoveredEventRoundTripsWithIsoDowntime() {
+    AlertEvent event =
+        AlertEvent.recovered(
+            UUID.randomUUID(),
+            UUID.randomUUID(),
+            "billing-api",
+            OPENED.plusSeconds(90),
+            4,
+            "connect timed out",
+            OPENED);
+
+    String json = AlertEventJson.write(event);
+
+    assertThat(json)
+        .contains("\"downtime\":\"PT1M30S\"")
+        .contains("\"occurredAt\":\"2026-01-01T10:01:30Z\"");
+    assertThat(AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(event);
+  }
+
+  @Test
+  void failedEventOmitsRecoveryFields() {
+    AlertEvent event =
+        AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "db", OPENED, 3, "HTTP 503");
+
+    String json = AlertEventJson.write(event);
+
+    assertThat(json).doesNotContain("openedAt").doesNotContain("downtime");
+    assertThat(AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8)).downtime()).isNull();
+  }
+
+  @Test
+  void unknownFieldsAreIgnoredForAdditiveChanges() {
+    String json =
+        AlertEventJson.write(
+                AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "db", OPENED, 3, null))
+            .replaceFirst("\\{", "{\"addedLater\":true,");
+
+    assertThat(AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8)).service())
+        .isEqualTo("db");
+  }
+
+  @Test
+  void invalidPayloadsNameTheField() {
+    assertThatThrownBy(() -> read("not json")).hasMessageStartingWith("value: not JSON");
+    assertThatThrownBy(() -> read("[1]")).hasMessage("value: not a JSON object");
+    assertThatThrownBy(() -> read("{\"schemaVersion\":2}"))
+        .hasMessage("schemaVersion: unknown schema version 2");
+    assertThatThrownBy(() -> read("{\"schemaVersion\":1,\"kind\":\"DOWN\"}"))
+        .hasMessage("kind: must be FAILED or RECOVERED");
+    assertThatThrownBy(
+            () ->
+                read(
+                    "{\"schemaVersion\":1,\"kind\":\"FAILED\",\"eventId\":\"x\",\"incidentId\":\"y\"}"))
+        .isInstanceOf(InvalidAlertEventException.class)
+        .hasMessage("eventId: is not a UUID: x");
+    assertThatThrownBy(() -> AlertEventJson.read(new byte[AlertEventJson.MAX_PAYLOAD_BYTES + 1]))
+        .hasMessageContaining("more than");
+  }
+
+  @Test
+  void longErrorsAreBounded() {
+    String bounded = AlertEvent.boundedError("x".repeat(2000));
+
+    assertThat(bounded).hasSize(AlertEvent.MAX_ERROR_LENGTH).endsWith("…");
+    assertThat(AlertEvent.boundedError(null)).isNull();
+  }
+
+  @Test
+  void recoveredRequiresOpenedAtAndNonNegativeDowntime() {
+    assertThatThrownBy(
+            () ->
+                new AlertEvent(
+                    1,
+                    UUID.randomUUID(),
+                    UUID.randomUUID(),
+                    "db",
+                    AlertKind.RECOVERED,
+                    OPENED,
+                    0,
+                    null,
+                    null,
+                    Duration.ZERO))
+        .hasMessage("openedAt is required for RECOVERED");
+  }
+
+  @Test
+  void serviceNamesAreNormalizedOrRefused() {
+    assertThat(ServiceNames.normalize("  Billing-API ")).isEqualTo("billing-api");
+    assertThatThrownBy(() -> ServiceNames.normalize("-bad"))
+        .hasMessageContaining("must be 1-50 characters");
+    assertThatThrownBy(() -> ServiceNames.normalize("a".repeat(51)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private static AlertEvent read(String json) {
+    return AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,146 @@
+package dev.vigil.harness;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real PostgreSQL 17 server from the embedded binaries, configured for logical decoding ({@code
+ * wal_level=logical}) with room for many replication slots and WAL senders. Its data directory and
+ * binaries live under the directory it is given, and it can be stopped and started again on the
+ * same port with its data.
+ */
+public final class EmbeddedPostgresServer implements AutoCloseable {
+  /** Superuser name; the embedded server trusts local connections, so no password is needed. */
+  public static final String USER = "postgres";
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
+
+  private final Path dataDir;
+  private final Path workDir;
+  private final Map<String, String> settings;
+  private int port;
+  private EmbeddedPostgres postgres;
+
+  private EmbeddedPostgresServer(Path baseDir, int port, Map<String, String> settings) {
+    this.dataDir = baseDir.resolve("data");
+    this.workDir = baseDir.resolve("binaries");
+    this.port = port;
+    this.settings = settings;
+  }
+
+  /**
+   * Starts a server whose data lives in {@code baseDir/data} (kept across restarts and runs).
+   *
+   * @param port a fixed port, or 0 for any free one (kept for later restarts)
+   * @param durable false for tests: {@code fsync=off} trades crash-safety of the machine (not of
+   *     the process) for speed
+   */
+  public static EmbeddedPostgresServer start(Path baseDir, int port, boolean durable) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("wal_level", "logical");
+    settings.put("max_replication_slots", "64");
+    settings.put("max_wal_senders", "64");
+    settings.put("max_connections", "400");
+    settings.put("shared_buffers", "128MB");
+    settings.put("max_slot_wal_keep_size", "4GB");
+    if (!durable) {
+      settings.put("fsync", "off");
+      settings.put("full_page_writes", "off");
+    }
+    EmbeddedPostgresServer server = new EmbeddedPostgresServer(baseDir, port, settings);
+    server.start();
+    return server;
+  }
+
+  /** Starts the server (again) on the same port and data directory. */
+  public synchronized void start() {
+    if (postgres != null) {
+      return;
+    }
+    try {
+      Files.createDirectories(dataDir);
+      Files.createDirectories(workDir);
+      EmbeddedPostgres.Builder builder =
+          EmbeddedPostgres.builder()
+              .setDataDirectory(dataDir)
+              .setCleanDataDirectory(false)
+              .setOverrideWorkingDirectory(workDir.toFile())
+              .setPGStartupWait(Duration.ofSeconds(60))
+              .setPort(port);
+      settings.forEach(builder::setServerConfig);
+      long started = System.nanoTime();
+      postgres = builder.start();
+      port = postgres.getPort();
+      log.info(
+          "postgres started port={} dataDir={} tookMs={}",
+          port,
+          dataDir,
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start embedded PostgreSQL in " + dataDir, e);
+    }
+  }
+
+  /** Stops the server (fast shutdown: open sessions are terminated, committed data is kept). */
+  public synchronized void stop() {
+    if (postgres == null) {
+      return;
+    }
+    try {
+      postgres.close();
+      log.info("postgres stopped port={}", port);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot stop embedded PostgreSQL on port " + port, e);
+    } finally {
+      postgres = null;
+    }
+  }
+
+  public String host() {
+    return "localhost";
+  }
+
+  public synchronized int port() {
+    return port;
+  }
+
+  /** JDBC URL of {@code database} on this server. */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://" + host() + ":" + port() + "/" + database;
+  }
+
+  /** Creates {@code database} unless it exists. */
+  public void createDatabase(String database) {
+    if (!database.matches("[a-z_][a-z0-9_]{0,62}")) {
+      throw new IllegalArgumentException(
+          "database name '" + database + "' is not a plain identifier");
+    }
+    try (Connection connection = DriverManager.getConnection(jdbcUrl("postgres"), USER, "");
+        Statement statement = connection.createStatement()) {
+      var exists =
+          statement.executeQuery("select 1 from pg_database where datname = '" + database + "'");
+      if (!exists.next()) {
+        statement.execute("create database " + database);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create database " + database, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+}

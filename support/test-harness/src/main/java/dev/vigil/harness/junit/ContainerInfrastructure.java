@@ -1,0 +1,142 @@
+package dev.vigil.harness.junit;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+/**
+ * PostgreSQL 17 ({@code wal_level=logical}) and Apache Kafka 4.3 in containers. Stopping either
+ * pauses its container so the address stays valid, which is what a broker or database outage looks
+ * like to the services.
+ */
+final class ContainerInfrastructure implements Infrastructure {
+  private PostgreSQLContainer postgresContainer;
+  private KafkaContainer kafkaContainer;
+
+  /** Null when Docker is usable, else the one-line reason the integration tests are skipped. */
+  static String unavailableReason() {
+    try {
+      return DockerClientFactory.instance().isDockerAvailable()
+          ? null
+          : "containers profile: no Docker engine reachable, integration tests skipped";
+    } catch (RuntimeException e) {
+      return "containers profile: Docker check failed ("
+          + e.getMessage()
+          + "), integration tests skipped";
+    }
+  }
+
+  @Override
+  public synchronized TestPostgres postgres() {
+    if (postgresContainer == null) {
+      postgresContainer =
+          new PostgreSQLContainer("postgres:17")
+              .withCommand(
+                  "postgres",
+                  "-c",
+                  "wal_level=logical",
+                  "-c",
+                  "max_replication_slots=64",
+                  "-c",
+                  "max_wal_senders=64",
+                  "-c",
+                  "max_connections=400",
+                  "-c",
+                  "fsync=off");
+      postgresContainer.start();
+    }
+    PostgreSQLContainer container = postgresContainer;
+    return new TestPostgres() {
+      @Override
+      public TestDatabase newDatabase() {
+        String name = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        try (Connection connection =
+                DriverManager.getConnection(
+                    container.getJdbcUrl(), container.getUsername(), container.getPassword());
+            Statement statement = connection.createStatement()) {
+          statement.execute("create database " + name);
+        } catch (SQLException e) {
+          throw new IllegalStateException("cannot create database " + name, e);
+        }
+        return new TestDatabase(
+            container.getHost(),
+            container.getFirstMappedPort(),
+            name,
+            container.getUsername(),
+            container.getPassword());
+      }
+
+      @Override
+      public void stop() {
+        DockerClientFactory.instance()
+            .client()
+            .pauseContainerCmd(container.getContainerId())
+            .exec();
+      }
+
+      @Override
+      public void start() {
+        DockerClientFactory.instance()
+            .client()
+            .unpauseContainerCmd(container.getContainerId())
+            .exec();
+      }
+
+      @Override
+      public String host() {
+        return container.getHost();
+      }
+
+      @Override
+      public int port() {
+        return container.getFirstMappedPort();
+      }
+    };
+  }
+
+  @Override
+  public synchronized TestKafka kafka() {
+    if (kafkaContainer == null) {
+      kafkaContainer = new KafkaContainer("apache/kafka:4.3.0");
+      kafkaContainer.start();
+    }
+    KafkaContainer container = kafkaContainer;
+    return new TestKafka() {
+      @Override
+      public String bootstrapServers() {
+        return container.getBootstrapServers();
+      }
+
+      @Override
+      public void stop() {
+        DockerClientFactory.instance()
+            .client()
+            .pauseContainerCmd(container.getContainerId())
+            .exec();
+      }
+
+      @Override
+      public void start() {
+        DockerClientFactory.instance()
+            .client()
+            .unpauseContainerCmd(container.getContainerId())
+            .exec();
+      }
+    };
+  }
+
+  @Override
+  public synchronized void close() {
+    if (kafkaContainer != null) {
+      kafkaContainer.stop();
+    }
+    if (postgresContainer != null) {
+      postgresContainer.stop();
+    }
+  }
+}
