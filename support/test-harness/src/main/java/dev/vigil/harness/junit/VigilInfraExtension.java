@@ -33,6 +33,11 @@ public final class VigilInfraExtension implements ParameterResolver, ExecutionCo
                 "docker-check",
                 key -> {
                   String why = ContainerInfrastructure.unavailableReason();
+                  if (why != null) {
+                    // Printed once per test JVM so the skip is visible in the build log, not only
+                    // in reports.
+                    System.err.println("[vigil] " + why);
+                  }
                   return why == null ? "" : why;
                 },
                 String.class);
