@@ -1,0 +1,114 @@
+package dev.vigil.drills;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Sizes of a drill suite run.
+ *
+ * @param label "full" or "short"
+ * @param services services the workload writes for
+ * @param writerThreads outbox writer threads (each service belongs to one)
+ * @param eventsPerSecond workload rate while faults are injected
+ * @param minEventsPerDrill a drill keeps writing until at least this many events are committed
+ * @param relayKills kill -9 of the active relay, per relay drill
+ * @param notifierKills kill -9 of a notifier instance
+ * @param brokerRestarts Kafka stops and starts
+ * @param brokerOutage how long the broker stays down
+ * @param postgresRestarts PostgreSQL stops and starts
+ * @param postgresOutage how long PostgreSQL stays down
+ * @param chaosPhase how long each receiver misbehaviour lasts (and the normal phase after it)
+ * @param pauseBetweenFaults at least this long between faults, after the pipeline made progress
+ * @param drainTimeout give up waiting for the receiver when it made no progress for this long
+ * @param drills the drills to run, by name; empty = all
+ */
+public record DrillOptions(
+    String label,
+    int services,
+    int writerThreads,
+    double eventsPerSecond,
+    long minEventsPerDrill,
+    int relayKills,
+    int notifierKills,
+    int brokerRestarts,
+    Duration brokerOutage,
+    int postgresRestarts,
+    Duration postgresOutage,
+    Duration chaosPhase,
+    Duration pauseBetweenFaults,
+    Duration drainTimeout,
+    List<String> drills) {
+
+  public DrillOptions {
+    if (services < 100 && label.equals("full")) {
+      throw new IllegalArgumentException("the full drill needs at least 100 services");
+    }
+    if (writerThreads < 1 || services < writerThreads) {
+      throw new IllegalArgumentException("need 1 <= writerThreads <= services");
+    }
+    drills = List.copyOf(drills);
+  }
+
+  /**
+   * The full drill: 6 drills of at least 9,000 events each (54,000+ in total) over 120 services, 10
+   * relay kills without and 10 with a standby, 10 notifier kills, 2 broker and 2 PostgreSQL
+   * restarts, 5 kinds of receiver misbehaviour.
+   */
+  public static DrillOptions full() {
+    return new DrillOptions(
+        "full",
+        120,
+        4,
+        250,
+        9_000,
+        10,
+        10,
+        2,
+        Duration.ofSeconds(15),
+        2,
+        Duration.ofSeconds(8),
+        Duration.ofSeconds(4),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(90),
+        List.of());
+  }
+
+  /** The short drill for the normal test suite: the same drills with fewer events and kills. */
+  public static DrillOptions quick() {
+    return new DrillOptions(
+        "short",
+        40,
+        4,
+        120,
+        600,
+        2,
+        3,
+        1,
+        Duration.ofSeconds(5),
+        1,
+        Duration.ofSeconds(4),
+        Duration.ofSeconds(2),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(45),
+        List.of());
+  }
+
+  public DrillOptions onlyDrills(List<String> names) {
+    return new DrillOptions(
+        label,
+        services,
+        writerThreads,
+        eventsPerSecond,
+        minEventsPerDrill,
+        relayKills,
+        notifierKills,
+        brokerRestarts,
+        brokerOutage,
+        postgresRestarts,
+        postgresOutage,
+        chaosPhase,
+        pauseBetweenFaults,
+        drainTimeout,
+        names);
+  }
+}

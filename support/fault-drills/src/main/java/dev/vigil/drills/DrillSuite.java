@@ -1,0 +1,227 @@
+package dev.vigil.drills;
+
+import dev.vigil.drills.chaos.ChaosMode;
+import dev.vigil.drills.chaos.ChaosProxy;
+import dev.vigil.drills.reconcile.DownstreamWatch;
+import dev.vigil.drills.reconcile.DrillCounts;
+import dev.vigil.drills.reconcile.FaultRecord;
+import dev.vigil.drills.reconcile.Observed;
+import dev.vigil.drills.reconcile.Reconciler;
+import dev.vigil.drills.reconcile.Snapshots;
+import dev.vigil.drills.stack.Infra;
+import dev.vigil.drills.stack.ServiceProcess;
+import dev.vigil.drills.stack.Stack;
+import dev.vigil.drills.stack.StackOptions;
+import dev.vigil.drills.workload.CommittedEvent;
+import dev.vigil.drills.workload.OutboxWorkload;
+import java.net.URI;
+import java.nio.file.Path;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the drills one after another on one stack: PostgreSQL and Kafka in this JVM, the receiver,
+ * relays and two notifier instances as OS processes, the chaos proxy between notifier and receiver.
+ * After each drill it heals whatever is still broken, waits until the receiver holds every
+ * committed event (or stops making progress), and reconciles.
+ */
+public final class DrillSuite {
+  private static final Logger log = LoggerFactory.getLogger(DrillSuite.class);
+  private static final Duration STARTUP = Duration.ofSeconds(120);
+
+  private DrillSuite() {}
+
+  /** Runs the suite with its infrastructure and processes under {@code workDir}. */
+  public static List<DrillResult> run(DrillOptions options, Path workDir) {
+    StackOptions stackOptions = StackOptions.defaults(workDir.resolve("logs"));
+    List<DrillResult> results = new ArrayList<>();
+    try (Infra infra = Infra.start(workDir);
+        Stack stack = new Stack(infra, stackOptions)) {
+      stack.startReceiver(STARTUP);
+      try (ChaosProxy proxy = ChaosProxy.start(URI.create(stack.receiverBaseUrl()));
+          DownstreamWatch watch =
+              new DownstreamWatch(
+                  infra.bootstrapServers(),
+                  stackOptions.topic(),
+                  infra.jdbcUrl(Infra.RECEIVER_DB),
+                  infra.dbUser())) {
+        String webhookUrl = "http://127.0.0.1:" + proxy.port() + Stack.RECEIVER_WEBHOOK_PATH;
+        stack.addRelay();
+        stack.awaitStreamingRelay(STARTUP);
+        stack.addNotifier(webhookUrl);
+        stack.addNotifier(webhookUrl);
+        for (ServiceProcess notifier : stack.notifiers()) {
+          Stack.awaitHealthy(notifier, STARTUP);
+        }
+        OutboxWorkload workload =
+            new OutboxWorkload(
+                infra.jdbcUrl(Infra.VIGIL_DB),
+                infra.dbUser(),
+                options.services(),
+                options.writerThreads());
+        for (Drills.Drill drill : Drills.all()) {
+          if (!options.drills().isEmpty() && !options.drills().contains(drill.name())) {
+            continue;
+          }
+          DrillContext ctx = new DrillContext(options, stack, proxy, workload, watch, webhookUrl);
+          DrillResult result = runOne(drill, ctx);
+          results.add(result);
+          log.info("drill done {}", Report.line(result));
+        }
+      }
+    }
+    return results;
+  }
+
+  private static DrillResult runOne(Drills.Drill drill, DrillContext ctx) {
+    log.info("drill start name={} description=\"{}\"", drill.name(), drill.description());
+    String error = null;
+    Map<ChaosMode, Long> chaosBefore = ctx.proxy.counts();
+    long started = System.nanoTime();
+    try {
+      drill.prepare().accept(ctx);
+      ctx.workload.start(drill.name(), ctx.options.eventsPerSecond());
+      try {
+        drill.inject().accept(ctx);
+      } finally {
+        ctx.workload.finish(ctx.options.minEventsPerDrill());
+      }
+    } catch (RuntimeException e) {
+      error = e.getClass().getSimpleName() + ": " + e.getMessage();
+      log.error("drill failed name={} error={}", drill.name(), error, e);
+    }
+    long lastCommit = Math.max(ctx.workload.lastCommitNanos(), started);
+    List<CommittedEvent> committed = ctx.workload.committed(drill.name());
+    heal(ctx);
+    long drainMs = drain(ctx, committed, lastCommit);
+    DrillCounts counts = null;
+    try {
+      counts = reconcile(ctx, committed);
+    } catch (RuntimeException | SQLException e) {
+      error = (error == null ? "" : error + "; ") + "reconcile failed: " + e;
+      log.error("reconcile failed name={}", drill.name(), e);
+    }
+    List<FaultRecord> faults = new ArrayList<>();
+    for (DrillContext.Injected fault : ctx.injected) {
+      faults.add(
+          new FaultRecord(
+              fault.fault(),
+              (fault.atNanos() - ctx.startNanos) / 1_000_000,
+              (fault.healedNanos() - fault.atNanos()) / 1_000_000,
+              fault.exitCode(),
+              ctx.watch.kafkaRecoveryMs(committed, fault.healedNanos()),
+              ctx.watch.receiverRecoveryMs(committed, fault.healedNanos())));
+    }
+    Map<String, Long> chaos = new LinkedHashMap<>();
+    ctx.proxy
+        .counts()
+        .forEach(
+            (mode, count) -> {
+              long during = count - chaosBefore.getOrDefault(mode, 0L);
+              if (during > 0) {
+                chaos.put(mode.name(), during);
+              }
+            });
+    return new DrillResult(
+        drill.name(),
+        drill.description(),
+        counts,
+        faults,
+        ctx.workload.writeErrors(),
+        (System.nanoTime() - started) / 1_000_000,
+        drainMs,
+        chaos,
+        List.copyOf(ctx.notes),
+        error);
+  }
+
+  /** Puts everything back: proxy passes, broker and database up, every wanted process running. */
+  private static void heal(DrillContext ctx) {
+    ctx.proxy.mode(ChaosMode.PASS);
+    ctx.stack.infra().startKafka();
+    ctx.stack.infra().startPostgres();
+    for (ServiceProcess process : ctx.stack.processes()) {
+      if (process.wanted() && !process.isAlive()) {
+        ctx.note(
+            process.name()
+                + " had exited by itself (exit "
+                + process.exitCode()
+                + "); restarted by the drill");
+        process.start();
+      }
+    }
+  }
+
+  /**
+   * Waits until the receiver stored every committed event of the drill; gives up when the count has
+   * not moved for the drain timeout.
+   *
+   * @return milliseconds from the last commit until the receiver held everything, or -1 when it
+   *     gave up
+   */
+  private static long drain(DrillContext ctx, List<CommittedEvent> committed, long lastCommit) {
+    UUID[] ids = committed.stream().map(CommittedEvent::eventId).toArray(UUID[]::new);
+    long lastCount = -1;
+    long lastChange = System.nanoTime();
+    while (true) {
+      long count = storedCount(ctx, ids);
+      if (count >= ids.length) {
+        return (System.nanoTime() - lastCommit) / 1_000_000;
+      }
+      if (count != lastCount) {
+        lastCount = count;
+        lastChange = System.nanoTime();
+      } else if (System.nanoTime() - lastChange > ctx.options.drainTimeout().toNanos()) {
+        log.warn("drain gave up stored={} expected={}", count, ids.length);
+        return -1;
+      }
+      Stack.pause(500);
+    }
+  }
+
+  private static long storedCount(DrillContext ctx, UUID[] ids) {
+    try (Connection connection = ctx.stack.infra().connect(Infra.RECEIVER_DB);
+        PreparedStatement query =
+            connection.prepareStatement(
+                "select count(distinct event_id) from received_webhook where event_id = any(?)")) {
+      Array array = connection.createArrayOf("uuid", ids);
+      query.setArray(1, array);
+      try (ResultSet rows = query.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    } catch (SQLException e) {
+      log.debug("receiver count failed: {}", e.getMessage());
+      return -1;
+    }
+  }
+
+  private static DrillCounts reconcile(DrillContext ctx, List<CommittedEvent> committed)
+      throws SQLException {
+    Infra infra = ctx.stack.infra();
+    Set<UUID> outbox;
+    Map<UUID, String> receipts;
+    try (Connection vigil = infra.connect(Infra.VIGIL_DB)) {
+      outbox = Snapshots.outboxIds(vigil);
+      receipts = Snapshots.receipts(vigil);
+    }
+    List<Observed> stored;
+    try (Connection receiver = infra.connect(Infra.RECEIVER_DB)) {
+      stored = Snapshots.receiverStore(receiver);
+    }
+    List<Observed> topic = Snapshots.topic(infra.bootstrapServers(), ctx.stack.options().topic());
+    return Reconciler.reconcile(committed, outbox, topic, receipts, stored);
+  }
+}

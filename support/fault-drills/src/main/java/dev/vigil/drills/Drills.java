@@ -1,0 +1,152 @@
+package dev.vigil.drills;
+
+import dev.vigil.drills.chaos.ChaosMode;
+import dev.vigil.drills.stack.ServiceProcess;
+import dev.vigil.drills.stack.Stack;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The drill scripts. Each arranges the processes it needs ({@code prepare}, before the workload
+ * starts) and injects its faults while the workload runs ({@code inject}). Faults are spaced by
+ * progress, not by the clock alone: the next one comes only after the stage it hits has moved on
+ * again, so every fault lands in a flowing stream.
+ */
+final class Drills {
+  private static final Duration STARTUP = Duration.ofSeconds(120);
+
+  /** One drill: name, what it does, how to arrange the stack, how to inject the faults. */
+  record Drill(
+      String name,
+      String description,
+      Consumer<DrillContext> prepare,
+      Consumer<DrillContext> inject) {}
+
+  private Drills() {}
+
+  static List<Drill> all() {
+    return List.of(
+        new Drill(
+            "relay-kill",
+            "kill -9 of the only relay mid-stream, restarted at once",
+            ctx -> relays(ctx, 1),
+            Drills::killStreamingRelay),
+        new Drill(
+            "relay-failover",
+            "kill -9 of the streaming relay while a hot standby waits; the killed one comes back"
+                + " as the new standby",
+            ctx -> relays(ctx, 2),
+            Drills::killStreamingRelay),
+        new Drill(
+            "kafka-restart",
+            "Kafka broker stopped mid-stream, started again after an outage",
+            ctx -> relays(ctx, 1),
+            Drills::restartBroker),
+        new Drill(
+            "postgres-restart",
+            "PostgreSQL stopped mid-stream (relay, notifiers, receiver and writers lose their"
+                + " connections), started again after an outage",
+            ctx -> relays(ctx, 1),
+            Drills::restartPostgres),
+        new Drill(
+            "notifier-kill",
+            "kill -9 of one of two notifier instances during delivery, restarted at once",
+            ctx -> relays(ctx, 1),
+            Drills::killNotifiers),
+        new Drill(
+            "receiver-chaos",
+            "receiver misbehaves in turns: bursts of 503, answers slower than the timeout, 429"
+                + " with Retry-After, connection reset before and after storing",
+            ctx -> relays(ctx, 1),
+            Drills::misbehave));
+  }
+
+  /**
+   * Exactly {@code count} relays running (extra ones stopped gracefully), one of them streaming.
+   */
+  static void relays(DrillContext ctx, int count) {
+    List<ServiceProcess> relays = ctx.stack.relays();
+    for (int i = 0; i < relays.size(); i++) {
+      ServiceProcess relay = relays.get(i);
+      if (i < count && !relay.isAlive()) {
+        relay.start();
+      } else if (i >= count && relay.isAlive()) {
+        relay.stop();
+      }
+    }
+    for (int i = relays.size(); i < count; i++) {
+      ctx.stack.addRelay();
+    }
+    ctx.stack.awaitStreamingRelay(STARTUP);
+  }
+
+  private static void killStreamingRelay(DrillContext ctx) {
+    for (int i = 0; i < ctx.options.relayKills(); i++) {
+      ServiceProcess active = ctx.stack.awaitStreamingRelay(STARTUP);
+      ctx.awaitProgressThenPause("kafka", ctx.watch::kafkaDistinct, ctx.watch.kafkaDistinct());
+      if (!isStreaming(ctx, active)) {
+        active = ctx.stack.awaitStreamingRelay(STARTUP);
+      }
+      ctx.killAndRestart(active);
+    }
+  }
+
+  private static boolean isStreaming(DrillContext ctx, ServiceProcess relay) {
+    return ctx.stack.streamingRelay().map(r -> r == relay).orElse(false);
+  }
+
+  private static void restartBroker(DrillContext ctx) {
+    for (int i = 0; i < ctx.options.brokerRestarts(); i++) {
+      ctx.awaitProgressThenPause("kafka", ctx.watch::kafkaDistinct, ctx.watch.kafkaDistinct());
+      long at = System.nanoTime();
+      ctx.stack.infra().stopKafka();
+      Stack.pause(ctx.options.brokerOutage().toMillis());
+      ctx.stack.infra().startKafka();
+      ctx.record("kafka broker stop/start", at, System.nanoTime(), -1);
+    }
+  }
+
+  private static void restartPostgres(DrillContext ctx) {
+    for (int i = 0; i < ctx.options.postgresRestarts(); i++) {
+      ctx.awaitProgressThenPause(
+          "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
+      long at = System.nanoTime();
+      ctx.stack.infra().stopPostgres();
+      Stack.pause(ctx.options.postgresOutage().toMillis());
+      ctx.stack.infra().startPostgres();
+      ctx.record("postgres stop/start", at, System.nanoTime(), -1);
+    }
+  }
+
+  private static void killNotifiers(DrillContext ctx) {
+    List<ServiceProcess> notifiers = ctx.stack.notifiers();
+    for (int i = 0; i < ctx.options.notifierKills(); i++) {
+      ctx.awaitProgressThenPause(
+          "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
+      ctx.killAndRestart(notifiers.get(i % notifiers.size()));
+    }
+  }
+
+  private static void misbehave(DrillContext ctx) {
+    List<ChaosMode> modes =
+        List.of(
+            ChaosMode.UNAVAILABLE,
+            ChaosMode.SLOW,
+            ChaosMode.TOO_MANY_REQUESTS,
+            ChaosMode.RESET_BEFORE,
+            ChaosMode.RESET_AFTER);
+    long phase = ctx.options.chaosPhase().toMillis();
+    for (ChaosMode mode : modes) {
+      ctx.awaitProgressThenPause(
+          "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
+      long at = System.nanoTime();
+      ctx.proxy.mode(mode);
+      Stack.pause(phase);
+      ctx.proxy.mode(ChaosMode.PASS);
+      ctx.record(
+          "receiver " + mode.name().toLowerCase().replace('_', ' '), at, System.nanoTime(), -1);
+      Stack.pause(phase);
+    }
+  }
+}

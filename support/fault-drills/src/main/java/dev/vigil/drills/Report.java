@@ -1,0 +1,193 @@
+package dev.vigil.drills;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.vigil.drills.reconcile.DrillCounts;
+import dev.vigil.drills.reconcile.FaultRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.LongSummaryStatistics;
+import java.util.Map;
+
+/** Prints drill results and writes them as Markdown and JSON. */
+final class Report {
+  private static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .addModule(new JavaTimeModule())
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+          .build();
+
+  private Report() {}
+
+  /** One line per drill for the console. */
+  static String line(DrillResult r) {
+    DrillCounts c = r.counts();
+    if (c == null) {
+      return r.drill() + " FAIL (no counts) error=" + r.error();
+    }
+    return "%s %s committed=%d services=%d kafkaRecords=%d kafkaDuplicates=%d kafkaMissing=%d"
+            .formatted(
+                r.drill(),
+                r.passed() ? "PASS" : "FAIL",
+                c.eventsCommitted(),
+                c.services(),
+                c.kafkaRecords(),
+                c.kafkaDuplicates(),
+                c.kafkaMissing())
+        + " receipts=%d delivered=%d dead=%d stored=%d storedTwice=%d lost=%d"
+            .formatted(c.receipts(), c.delivered(), c.dead(), c.stored(), c.storedTwice(), c.lost())
+        + " orderViolations(kafka/receiver)=%d/%d faults=%d sigkills=%d recovery(ms)=%s%s"
+            .formatted(
+                c.kafkaOrderViolations(),
+                c.receiverOrderViolations(),
+                r.faults().size(),
+                r.sigkills(),
+                recoverySummary(r.faults()),
+                r.error() == null ? "" : " error=" + r.error());
+  }
+
+  static String recoverySummary(List<FaultRecord> faults) {
+    LongSummaryStatistics kafka =
+        faults.stream()
+            .mapToLong(FaultRecord::kafkaRecoveryMs)
+            .filter(v -> v >= 0)
+            .summaryStatistics();
+    LongSummaryStatistics receiver =
+        faults.stream()
+            .mapToLong(FaultRecord::receiverRecoveryMs)
+            .filter(v -> v >= 0)
+            .summaryStatistics();
+    return "kafka max " + max(kafka) + " / receiver max " + max(receiver);
+  }
+
+  private static String max(LongSummaryStatistics stats) {
+    return stats.getCount() == 0 ? "n/a" : String.valueOf(stats.getMax());
+  }
+
+  static String markdown(
+      List<DrillResult> results,
+      DrillOptions options,
+      String command,
+      Instant started,
+      long elapsedSeconds) {
+    StringBuilder md = new StringBuilder();
+    boolean all = results.stream().allMatch(DrillResult::passed);
+    long events =
+        results.stream()
+            .filter(r -> r.counts() != null)
+            .mapToLong(r -> r.counts().eventsCommitted())
+            .sum();
+    md.append("# Fault drill results (").append(options.label()).append(")\n\n");
+    md.append("Run at ").append(started).append(", took ").append(elapsedSeconds).append(" s; ");
+    md.append(events).append(" events in total over ").append(options.services());
+    md.append(" services. Overall: **").append(all ? "PASS" : "FAIL").append("**.\n\n");
+    md.append("Reproduce (from the repository root, JDK 25 as `JAVA_HOME`):\n\n```\n");
+    md.append(command).append("\n```\n\n");
+    md.append("Pass = lost 0, stored twice 0, per-service order violations 0 (on Kafka and at the");
+    md.append(" receiver). Duplicates on Kafka are allowed (at-least-once relay) and counted.\n\n");
+    md.append("| drill | committed | services | Kafka records | dup on Kafka | missing on Kafka");
+    md.append(" | receipts | delivered | dead | stored | stored twice | lost | order viol.");
+    md.append(" (Kafka/receiver) | faults | SIGKILLs | drain ms | result |\n");
+    md.append(
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (DrillResult r : results) {
+      DrillCounts c = r.counts();
+      if (c == null) {
+        md.append("| ").append(r.drill()).append(" | – |".repeat(15)).append(" FAIL |\n");
+        continue;
+      }
+      md.append(
+          "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d/%d | %d | %d | %d | %s |\n"
+              .formatted(
+                  r.drill(),
+                  c.eventsCommitted(),
+                  c.services(),
+                  c.kafkaRecords(),
+                  c.kafkaDuplicates(),
+                  c.kafkaMissing(),
+                  c.receipts(),
+                  c.delivered(),
+                  c.dead(),
+                  c.stored(),
+                  c.storedTwice(),
+                  c.lost(),
+                  c.kafkaOrderViolations(),
+                  c.receiverOrderViolations(),
+                  r.faults().size(),
+                  r.sigkills(),
+                  r.drainMs(),
+                  r.passed() ? "PASS" : "FAIL"));
+    }
+    md.append(
+        "\nTime to recover = from the moment a fault was healed (process restarted, broker or");
+    md.append(
+        " database started, proxy back to normal; for a failover: the kill itself) until the");
+    md.append(" first event committed after that moment was on Kafka / stored at the receiver.\n");
+    for (DrillResult r : results) {
+      md.append("\n## ").append(r.drill()).append("\n\n").append(r.description()).append(".\n\n");
+      if (r.error() != null) {
+        md.append("Error: `").append(r.error()).append("`\n\n");
+      }
+      for (String note : r.notes()) {
+        md.append("Note: ").append(note).append("\n\n");
+      }
+      if (!r.chaos().isEmpty()) {
+        md.append("Proxy requests by mode: ").append(r.chaos()).append("\n\n");
+      }
+      md.append("Outbox writes retried: ").append(r.writeErrors()).append("\n\n");
+      md.append(
+          "| # | fault | at s | outage ms | exit | recovery ms Kafka | recovery ms receiver |\n");
+      md.append("|---:|---|---:|---:|---:|---:|---:|\n");
+      int i = 1;
+      for (FaultRecord f : r.faults()) {
+        md.append(
+            "| %d | %s | %.1f | %d | %s | %s | %s |\n"
+                .formatted(
+                    i++,
+                    f.fault(),
+                    f.atMs() / 1000.0,
+                    f.outageMs(),
+                    f.exitCode() < 0 ? "–" : String.valueOf(f.exitCode()),
+                    f.kafkaRecoveryMs() < 0 ? "n/a" : String.valueOf(f.kafkaRecoveryMs()),
+                    f.receiverRecoveryMs() < 0 ? "n/a" : String.valueOf(f.receiverRecoveryMs())));
+      }
+    }
+    return md.toString();
+  }
+
+  static void write(
+      Path dir,
+      String baseName,
+      List<DrillResult> results,
+      DrillOptions options,
+      String command,
+      Instant started,
+      long elapsedSeconds) {
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(
+          dir.resolve(baseName + ".md"),
+          markdown(results, options, command, started, elapsedSeconds));
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("label", options.label());
+      json.put("startedAt", started.toString());
+      json.put("elapsedSeconds", elapsedSeconds);
+      json.put("command", command);
+      json.put("passed", results.stream().allMatch(DrillResult::passed));
+      json.put("options", options);
+      json.put("drills", results);
+      JSON.writeValue(dir.resolve(baseName + ".json").toFile(), json);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write drill results to " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,223 @@
+package dev.vigil.drills.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service processes of one drill run: relays (one streams, the others stand by), notifier
+ * instances and the reference receiver. Each process keeps its HTTP port across restarts, so a
+ * restarted relay is "the same instance coming back".
+ */
+public final class Stack implements AutoCloseable {
+  /** Path the notifier posts to, on the receiver (and on the chaos proxy in front of it). */
+  public static final String RECEIVER_WEBHOOK_PATH = ServiceEnv.RECEIVER_PATH;
+
+  private static final Logger log = LoggerFactory.getLogger(Stack.class);
+
+  private final Infra infra;
+  private final StackOptions options;
+  private final List<ServiceProcess> relays = new ArrayList<>();
+  private final List<ServiceProcess> notifiers = new ArrayList<>();
+  private ServiceProcess receiver;
+
+  public Stack(Infra infra, StackOptions options) {
+    this.infra = infra;
+    this.options = options;
+  }
+
+  public Infra infra() {
+    return infra;
+  }
+
+  public StackOptions options() {
+    return options;
+  }
+
+  /** Starts the reference receiver and waits until it answers /health. */
+  public synchronized ServiceProcess startReceiver(Duration timeout) {
+    if (receiver == null) {
+      int port = freePort();
+      receiver =
+          new ServiceProcess(
+              "receiver",
+              ServiceEnv.RECEIVER_MAIN,
+              ServiceEnv.receiver(infra, options, port),
+              port,
+              options.logDir(),
+              options.jvmOptions());
+    }
+    if (!receiver.isAlive()) {
+      receiver.start();
+    }
+    awaitHealthy(receiver, timeout);
+    return receiver;
+  }
+
+  /** Base URL of the receiver, e.g. {@code http://127.0.0.1:4711}. */
+  public synchronized String receiverBaseUrl() {
+    if (receiver == null) {
+      throw new IllegalStateException("receiver not started");
+    }
+    return "http://127.0.0.1:" + receiver.httpPort();
+  }
+
+  /** Adds and starts another relay instance (it streams or stands by, as the lock decides). */
+  public synchronized ServiceProcess addRelay() {
+    int port = freePort();
+    ServiceProcess relay =
+        new ServiceProcess(
+            "relay-" + (relays.size() + 1),
+            ServiceEnv.RELAY_MAIN,
+            ServiceEnv.relay(infra, options, port),
+            port,
+            options.logDir(),
+            options.jvmOptions());
+    relays.add(relay);
+    relay.start();
+    return relay;
+  }
+
+  /** Adds and starts another notifier instance delivering to {@code webhookUrl}. */
+  public synchronized ServiceProcess addNotifier(String webhookUrl) {
+    int port = freePort();
+    ServiceProcess notifier =
+        new ServiceProcess(
+            "notifier-" + (notifiers.size() + 1),
+            ServiceEnv.NOTIFIER_MAIN,
+            ServiceEnv.notifier(infra, options, port, webhookUrl),
+            port,
+            options.logDir(),
+            options.jvmOptions());
+    notifiers.add(notifier);
+    notifier.start();
+    return notifier;
+  }
+
+  /** Every process the stack has created: receiver, relays, notifiers. */
+  public synchronized List<ServiceProcess> processes() {
+    List<ServiceProcess> all = new ArrayList<>();
+    if (receiver != null) {
+      all.add(receiver);
+    }
+    all.addAll(relays);
+    all.addAll(notifiers);
+    return all;
+  }
+
+  public synchronized List<ServiceProcess> relays() {
+    return List.copyOf(relays);
+  }
+
+  public synchronized List<ServiceProcess> notifiers() {
+    return List.copyOf(notifiers);
+  }
+
+  /** The relay whose /health says it is streaming, if any. */
+  public Optional<ServiceProcess> streamingRelay() {
+    for (ServiceProcess relay : relays()) {
+      Optional<String> health = relay.health();
+      if (health.isPresent() && isStreaming(health.get())) {
+        return Optional.of(relay);
+      }
+    }
+    return Optional.empty();
+  }
+
+  static boolean isStreaming(String health) {
+    String lower = health.toLowerCase(Locale.ROOT);
+    return lower.contains("streaming") && !lower.contains("standby");
+  }
+
+  /** Waits until some relay streams; fails with the relays' health after {@code timeout}. */
+  public ServiceProcess awaitStreamingRelay(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Optional<ServiceProcess> streaming = streamingRelay();
+      if (streaming.isPresent()) {
+        return streaming.get();
+      }
+      if (System.nanoTime() > deadline) {
+        List<String> states = new ArrayList<>();
+        for (ServiceProcess relay : relays()) {
+          states.add(relay.name() + "=" + relay.health().orElse("no answer"));
+        }
+        throw new IllegalStateException("no relay streaming after " + timeout + ": " + states);
+      }
+      pause(200);
+    }
+  }
+
+  /** Waits until {@code process} answers /health with a 2xx status. */
+  public static void awaitHealthy(ServiceProcess process, Duration timeout) {
+    await(
+        process.name() + " healthy",
+        timeout,
+        () -> {
+          if (!process.isAlive()) {
+            throw new IllegalStateException(
+                process.name() + " exited during startup; see " + process.logFile());
+          }
+          return process.health().map(h -> h.startsWith("2")).orElse(false);
+        });
+  }
+
+  /** Polls {@code condition} every 100 ms until it holds; fails naming {@code what}. */
+  public static void await(String what, Duration timeout, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("timed out after " + timeout + " waiting for " + what);
+      }
+      pause(100);
+    }
+  }
+
+  /** Sleeps for pacing (not for synchronisation), keeping the interrupt. */
+  public static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** Stops every process with SIGTERM (notifiers first, then relays, then the receiver). */
+  @Override
+  public synchronized void close() {
+    List<ServiceProcess> all = new ArrayList<>(notifiers);
+    all.addAll(relays);
+    if (receiver != null) {
+      all.add(receiver);
+    }
+    for (ServiceProcess process : all) {
+      try {
+        if (process.isAlive()) {
+          process.stop();
+        }
+      } catch (RuntimeException e) {
+        log.warn("cannot stop process name={} error={}", process.name(), e.toString());
+      }
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.setReuseAddress(true);
+      socket.bind(new InetSocketAddress("127.0.0.1", 0));
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port", e);
+    }
+  }
+}
