@@ -22,15 +22,21 @@ final class ServiceEnv {
 
   private ServiceEnv() {}
 
-  static Map<String, String> relay(Infra infra, StackOptions options, int httpPort) {
+  /**
+   * The relay: one slot shared by every instance (the standby lock is named after it); retries back
+   * off to at most 5 s (default 30 s) so a drill's outages are followed by quick recoveries.
+   */
+  static Map<String, String> relay(
+      Infra infra, StackOptions options, String instanceId, int httpPort) {
     Map<String, String> env = database(infra, Infra.VIGIL_DB);
     env.put("VIGIL_HTTP_PORT", String.valueOf(httpPort));
     env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", infra.bootstrapServers());
     env.put("VIGIL_TOPIC", options.topic());
-    env.put("VIGIL_RELAY_SLOT", "vigil_drill");
-    env.put("VIGIL_RELAY_SLOT_NAME", "vigil_drill");
-    env.put("VIGIL_RELAY_TOPIC_PARTITIONS", String.valueOf(options.partitions()));
     env.put("VIGIL_TOPIC_PARTITIONS", String.valueOf(options.partitions()));
+    env.put("VIGIL_RELAY_SLOT_NAME", "vigil_drill");
+    env.put("VIGIL_RELAY_PUBLICATION", "vigil_drill_outbox");
+    env.put("VIGIL_RELAY_INSTANCE_ID", instanceId);
+    env.put("VIGIL_RELAY_MAX_RETRY_BACKOFF", "5s");
     return env;
   }
 
@@ -59,7 +65,6 @@ final class ServiceEnv {
   static Map<String, String> receiver(Infra infra, StackOptions options, int httpPort) {
     Map<String, String> env = database(infra, Infra.RECEIVER_DB);
     env.put("VIGIL_HTTP_PORT", String.valueOf(httpPort));
-    env.put("VIGIL_RECEIVER_SECRETS", options.signingSecret());
     env.put("VIGIL_WEBHOOK_SECRETS", options.signingSecret());
     return env;
   }

@@ -74,11 +74,12 @@ public final class Stack implements AutoCloseable {
   /** Adds and starts another relay instance (it streams or stands by, as the lock decides). */
   public synchronized ServiceProcess addRelay() {
     int port = freePort();
+    String name = "relay-" + (relays.size() + 1);
     ServiceProcess relay =
         new ServiceProcess(
-            "relay-" + (relays.size() + 1),
+            name,
             ServiceEnv.RELAY_MAIN,
-            ServiceEnv.relay(infra, options, port),
+            ServiceEnv.relay(infra, options, name, port),
             port,
             options.logDir(),
             options.jvmOptions());
@@ -133,9 +134,9 @@ public final class Stack implements AutoCloseable {
     return Optional.empty();
   }
 
+  /** The relay's /health answers {@code {"status":"streaming", …}} while it holds the lock. */
   static boolean isStreaming(String health) {
-    String lower = health.toLowerCase(Locale.ROOT);
-    return lower.contains("streaming") && !lower.contains("standby");
+    return health.replace(" ", "").toLowerCase(Locale.ROOT).contains("\"status\":\"streaming\"");
   }
 
   /** Waits until some relay streams; fails with the relays' health after {@code timeout}. */
