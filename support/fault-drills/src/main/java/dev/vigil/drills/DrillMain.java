@@ -1,5 +1,6 @@
 package dev.vigil.drills;
 
+import dev.vigil.drills.stack.StackOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,6 +38,9 @@ public final class DrillMain {
   private DrillMain() {}
 
   public static void main(String[] args) {
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", StackOptions.LOGBACK);
+    }
     List<String> argv = Arrays.asList(args);
     boolean full = argv.contains("--full");
     DrillOptions options = full ? DrillOptions.full() : DrillOptions.quick();

@@ -50,16 +50,17 @@ public record DrillOptions(
   }
 
   /**
-   * The full drill: 6 drills of at least 9,000 events each (54,000+ in total) over 120 services, 10
-   * relay kills without and 10 with a standby, 10 notifier kills, 2 broker and 2 PostgreSQL
-   * restarts, 5 kinds of receiver misbehaviour.
+   * The full drill: 6 drills of at least 9,000 events each (54,000+ in total, written at 150 per
+   * second while faults are injected) over 120 services, 10 relay kills without and 10 with a
+   * standby, 10 notifier kills, 2 broker and 2 PostgreSQL restarts, 5 kinds of receiver
+   * misbehaviour.
    */
   public static DrillOptions full() {
     return new DrillOptions(
         "full",
         120,
         4,
-        250,
+        150,
         9_000,
         10,
         10,
@@ -79,17 +80,17 @@ public record DrillOptions(
         "short",
         40,
         4,
-        120,
-        600,
+        100,
+        300,
+        1,
         2,
-        3,
         1,
-        Duration.ofSeconds(5),
+        Duration.ofSeconds(3),
         1,
-        Duration.ofSeconds(4),
-        Duration.ofSeconds(2),
-        Duration.ofMillis(500),
-        Duration.ofSeconds(45),
+        Duration.ofSeconds(3),
+        Duration.ofSeconds(1),
+        Duration.ofMillis(300),
+        Duration.ofSeconds(60),
         List.of());
   }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,7 @@ public final class DownstreamWatch implements AutoCloseable {
   private final Thread kafkaTail;
   private final Thread receiverTail;
   private volatile boolean running = true;
+  private volatile KafkaConsumer<String, byte[]> tailConsumer;
 
   public DownstreamWatch(
       String bootstrapServers, String topic, String receiverJdbcUrl, String user) {
@@ -86,7 +88,10 @@ public final class DownstreamWatch implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    kafkaTail.interrupt();
+    KafkaConsumer<String, byte[]> consumer = tailConsumer;
+    if (consumer != null) {
+      consumer.wakeup();
+    }
     receiverTail.interrupt();
     try {
       kafkaTail.join(10_000);
@@ -98,6 +103,7 @@ public final class DownstreamWatch implements AutoCloseable {
 
   private void tailKafka() {
     try (KafkaConsumer<String, byte[]> consumer = Snapshots.consumer(bootstrapServers)) {
+      tailConsumer = consumer;
       List<TopicPartition> partitions = null;
       while (running && partitions == null) {
         try {
@@ -117,14 +123,14 @@ public final class DownstreamWatch implements AutoCloseable {
             long now = System.nanoTime();
             onKafka.putIfAbsent(Snapshots.observed(record).eventId(), now);
           }
-        } catch (org.apache.kafka.common.errors.InterruptException e) {
+        } catch (WakeupException e) {
           return;
         } catch (RuntimeException e) {
           log.debug("kafka tail poll failed: {}", e.toString());
         }
       }
-    } catch (org.apache.kafka.common.errors.InterruptException e) {
-      log.debug("kafka tail interrupted");
+    } catch (WakeupException e) {
+      log.debug("kafka tail woken up to stop");
     }
   }
 

@@ -32,7 +32,17 @@ public record StackOptions(
     jvmOptions = List.copyOf(jvmOptions);
   }
 
-  /** Defaults for drills on a small machine: 6 partitions, a fresh random secret, small heaps. */
+  /**
+   * One logging configuration for every process; the service jars each bring a {@code logback.xml},
+   * which would otherwise clash on the shared classpath.
+   */
+  public static final String LOGBACK = "logback-drills.xml";
+
+  /**
+   * Defaults for drills on a small machine: 6 partitions, a fresh random secret, small heaps, C1
+   * only (fast start-up and no C2 compiler threads competing for two cores; plenty for drill
+   * rates).
+   */
   public static StackOptions defaults(Path logDir) {
     byte[] key = new byte[24];
     new SecureRandom().nextBytes(key);
@@ -41,6 +51,12 @@ public record StackOptions(
         "drill.alerts",
         6,
         "whsec_" + Base64.getEncoder().encodeToString(key),
-        List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"));
+        List.of(
+            "-Xmx384m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+ExitOnOutOfMemoryError",
+            "--enable-native-access=ALL-UNNAMED",
+            "-Dlogback.configurationFile=" + LOGBACK));
   }
 }
