@@ -95,6 +95,7 @@ public final class DrillSuite {
       ctx.workload.start(drill.name(), ctx.options.eventsPerSecond());
       try {
         drill.inject().accept(ctx);
+        awaitRecoveredFromLastFault(ctx, drill.name());
       } finally {
         ctx.workload.finish(ctx.options.minEventsPerDrill());
       }
@@ -145,6 +146,21 @@ public final class DrillSuite {
         chaos,
         List.copyOf(ctx.notes),
         error);
+  }
+
+  /**
+   * Keeps the workload writing until an event committed after the last fault was healed reached the
+   * receiver, so the recovery time of every fault is measured while events still flow.
+   */
+  private static void awaitRecoveredFromLastFault(DrillContext ctx, String drill) {
+    if (ctx.injected.isEmpty()) {
+      return;
+    }
+    long healed = ctx.injected.getLast().healedNanos();
+    Stack.await(
+        "events flowing to the receiver after the last fault",
+        Duration.ofMinutes(3),
+        () -> ctx.watch.receiverRecoveryMs(ctx.workload.committed(drill), healed) >= 0);
   }
 
   /** Puts everything back: proxy passes, broker and database up, every wanted process running. */
