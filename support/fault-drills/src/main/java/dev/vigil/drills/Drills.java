@@ -79,10 +79,24 @@ final class Drills {
       ctx.stack.addRelay();
     }
     ctx.stack.awaitStreamingRelay(STARTUP);
+    awaitAllHealthy(ctx.stack.relays());
+  }
+
+  /**
+   * Waits until every running process of the list answers /health with 2xx: a relay standby is
+   * ready to take over, a restarted notifier consumes again.
+   */
+  private static void awaitAllHealthy(List<ServiceProcess> processes) {
+    for (ServiceProcess process : processes) {
+      if (process.wanted()) {
+        Stack.awaitHealthy(process, STARTUP);
+      }
+    }
   }
 
   private static void killStreamingRelay(DrillContext ctx) {
     for (int i = 0; i < ctx.options.relayKills(); i++) {
+      awaitAllHealthy(ctx.stack.relays());
       ServiceProcess active = ctx.stack.awaitStreamingRelay(STARTUP);
       ctx.awaitProgressThenPause("kafka", ctx.watch::kafkaDistinct, ctx.watch.kafkaDistinct());
       if (!isStreaming(ctx, active)) {
@@ -122,6 +136,7 @@ final class Drills {
   private static void killNotifiers(DrillContext ctx) {
     List<ServiceProcess> notifiers = ctx.stack.notifiers();
     for (int i = 0; i < ctx.options.notifierKills(); i++) {
+      awaitAllHealthy(notifiers);
       ctx.awaitProgressThenPause(
           "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
       ctx.killAndRestart(notifiers.get(i % notifiers.size()));
