@@ -49,7 +49,9 @@ public final class DrillSuite {
     List<DrillResult> results = new ArrayList<>();
     try (Infra infra = Infra.start(workDir);
         Stack stack = new Stack(infra, stackOptions)) {
-      stack.startReceiver(STARTUP);
+      // Start-up in parallel: the processes boot while the others do; then wait for all of them.
+      ServiceProcess receiver = stack.startReceiver();
+      stack.addRelay();
       try (ChaosProxy proxy = ChaosProxy.start(URI.create(stack.receiverBaseUrl()));
           DownstreamWatch watch =
               new DownstreamWatch(
@@ -58,10 +60,10 @@ public final class DrillSuite {
                   infra.jdbcUrl(Infra.RECEIVER_DB),
                   infra.dbUser())) {
         String webhookUrl = "http://127.0.0.1:" + proxy.port() + Stack.RECEIVER_WEBHOOK_PATH;
-        stack.addRelay();
+        stack.addNotifier(webhookUrl);
+        stack.addNotifier(webhookUrl);
+        Stack.awaitHealthy(receiver, STARTUP);
         stack.awaitStreamingRelay(STARTUP);
-        stack.addNotifier(webhookUrl);
-        stack.addNotifier(webhookUrl);
         for (ServiceProcess notifier : stack.notifiers()) {
           Stack.awaitHealthy(notifier, STARTUP);
         }
