@@ -81,13 +81,23 @@ public final class DrillMain {
                 .withZone(ZoneOffset.UTC)
                 .format(started);
     Path workDir = targetDir.resolve("drill-work").resolve(run).toAbsolutePath();
-    List<DrillResult> outcome = DrillSuite.run(options, workDir);
-    long elapsed = Duration.between(started, Instant.now()).toSeconds();
+    String baseName = options.label().equals("full") ? "RESULTS" : "short-drill";
+    List<DrillResult> outcome =
+        DrillSuite.run(
+            options,
+            workDir,
+            soFar ->
+                Report.write(
+                    resultsDir,
+                    baseName,
+                    soFar,
+                    options,
+                    command,
+                    started,
+                    Duration.between(started, Instant.now()).toSeconds()));
     for (DrillResult result : outcome) {
       System.out.println(Report.line(result));
     }
-    String baseName = options.label().equals("full") ? "RESULTS" : "short-drill";
-    Report.write(resultsDir, baseName, outcome, options, command, started, elapsed);
     deleteData(workDir);
     return outcome;
   }

@@ -19,6 +19,10 @@ import java.util.List;
  * @param postgresOutage how long PostgreSQL stays down
  * @param chaosPhase how long each receiver misbehaviour lasts (and the normal phase after it)
  * @param pauseBetweenFaults at least this long between faults, after the pipeline made progress
+ * @param notifierKillsAwaitDelivery true: before each notifier kill, wait until the receiver got
+ *     something new (every kill lands during delivery, but each waits out the consumer group's
+ *     recovery); false: only the first kill waits, the others follow once the restarted instance is
+ *     healthy
  * @param drainTimeout give up waiting for the receiver when it made no progress for this long
  * @param drills the drills to run, by name; empty = all
  */
@@ -36,6 +40,7 @@ public record DrillOptions(
     Duration postgresOutage,
     Duration chaosPhase,
     Duration pauseBetweenFaults,
+    boolean notifierKillsAwaitDelivery,
     Duration drainTimeout,
     List<String> drills) {
 
@@ -70,6 +75,7 @@ public record DrillOptions(
         Duration.ofSeconds(8),
         Duration.ofSeconds(4),
         Duration.ofSeconds(2),
+        true,
         Duration.ofSeconds(90),
         List.of());
   }
@@ -94,6 +100,7 @@ public record DrillOptions(
         Duration.ofSeconds(3),
         Duration.ofSeconds(1),
         Duration.ofMillis(300),
+        false,
         Duration.ofSeconds(60),
         List.of(
             "relay-failover",
@@ -118,6 +125,7 @@ public record DrillOptions(
         postgresOutage,
         chaosPhase,
         pauseBetweenFaults,
+        notifierKillsAwaitDelivery,
         drainTimeout,
         names);
   }

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +44,13 @@ public final class DrillSuite {
 
   private DrillSuite() {}
 
-  /** Runs the suite with its infrastructure and processes under {@code workDir}. */
-  public static List<DrillResult> run(DrillOptions options, Path workDir) {
+  /**
+   * Runs the suite with its infrastructure and processes under {@code workDir}; {@code
+   * afterEachDrill} sees the results so far after every drill (so a long run leaves figures even if
+   * it is cut short).
+   */
+  public static List<DrillResult> run(
+      DrillOptions options, Path workDir, Consumer<List<DrillResult>> afterEachDrill) {
     StackOptions stackOptions = StackOptions.defaults(workDir.resolve("logs"));
     List<DrillResult> results = new ArrayList<>();
     try (Infra infra = Infra.start(workDir);
@@ -81,6 +87,7 @@ public final class DrillSuite {
           DrillResult result = runOne(drill, ctx);
           results.add(result);
           log.info("drill done {}", Report.line(result));
+          afterEachDrill.accept(List.copyOf(results));
         }
       }
     }
@@ -91,6 +98,7 @@ public final class DrillSuite {
     log.info("drill start name={} description=\"{}\"", drill.name(), drill.description());
     String error = null;
     Map<ChaosMode, Long> chaosBefore = ctx.proxy.counts();
+    long writeErrorsBefore = ctx.workload.writeErrors();
     long started = System.nanoTime();
     try {
       drill.prepare().accept(ctx);
@@ -142,7 +150,7 @@ public final class DrillSuite {
         drill.description(),
         counts,
         faults,
-        ctx.workload.writeErrors(),
+        ctx.workload.writeErrors() - writeErrorsBefore,
         (System.nanoTime() - started) / 1_000_000,
         drainMs,
         chaos,

@@ -137,8 +137,12 @@ final class Drills {
     List<ServiceProcess> notifiers = ctx.stack.notifiers();
     for (int i = 0; i < ctx.options.notifierKills(); i++) {
       awaitAllHealthy(notifiers);
-      ctx.awaitProgressThenPause(
-          "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
+      if (i == 0 || ctx.options.notifierKillsAwaitDelivery()) {
+        ctx.awaitProgressThenPause(
+            "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
+      } else {
+        Stack.pause(ctx.options.pauseBetweenFaults().toMillis());
+      }
       ctx.killAndRestart(notifiers.get(i % notifiers.size()));
     }
   }
