@@ -30,9 +30,24 @@ public final class Stack implements AutoCloseable {
   private final List<ServiceProcess> notifiers = new ArrayList<>();
   private ServiceProcess receiver;
 
+  private final Thread killOnExit = new Thread(this::killAll, "drill-stack-kill-on-exit");
+
+  /**
+   * Creates an empty stack. If the drill JVM is ended (Ctrl-C) before {@link #close()}, a shutdown
+   * hook kills every service process, so none is left running.
+   */
   public Stack(Infra infra, StackOptions options) {
     this.infra = infra;
     this.options = options;
+    Runtime.getRuntime().addShutdownHook(killOnExit);
+  }
+
+  private void killAll() {
+    for (ServiceProcess process : processes()) {
+      if (process.isAlive()) {
+        process.kill9();
+      }
+    }
   }
 
   public Infra infra() {
@@ -195,6 +210,11 @@ public final class Stack implements AutoCloseable {
   /** Stops every process with SIGTERM (notifiers first, then relays, then the receiver). */
   @Override
   public synchronized void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(killOnExit);
+    } catch (IllegalStateException e) {
+      log.debug("JVM already shutting down; the hook kills the processes");
+    }
     List<ServiceProcess> all = new ArrayList<>(notifiers);
     all.addAll(relays);
     if (receiver != null) {
