@@ -77,9 +77,9 @@ public final class MonitorService implements AutoCloseable {
           .description("Incidents currently open")
           .register(metrics);
       Recorder recorder = new Recorder(pool, clock, metrics);
+      Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics);
+      parts.push(prober);
       if (config.schedulerEnabled()) {
-        Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics);
-        parts.push(prober);
         ProbeScheduler scheduler =
             new ProbeScheduler(
                 pool,
