@@ -22,7 +22,7 @@ import java.util.UUID;
  */
 final class Leases {
   /** A claimed target: what to probe and the token needed to release it. */
-  record Claim(TargetSpec target, UUID token) {}
+  record Claim(TargetSpec target, UUID token, long leaseEndsNanos) {}
 
   private static final String CLAIM =
       """
@@ -44,7 +44,8 @@ final class Leases {
         from due, targets t
        where s.target = due.target and t.name = s.target
       returning t.name, t.url, t.method, t.interval_ms, t.timeout_ms, t.connect_timeout_ms,
-                t.accepted_status, t.failure_threshold, t.recovery_threshold, t.follow_redirects
+                t.accepted_status, t.failure_threshold, t.recovery_threshold, t.follow_redirects,
+                (extract(epoch from (s.lease_until - now())) * 1000)::bigint
       """;
 
   private static final String RELEASE =
@@ -69,6 +70,9 @@ final class Leases {
   /** Claims up to {@code limit} due targets for this instance (auto-commit: one statement). */
   List<Claim> claim(Connection connection, int limit) throws SQLException {
     UUID token = UUID.randomUUID();
+    // Measured before the statement, so the local view of the lease end is never later than the
+    // database's.
+    long claimedAt = System.nanoTime();
     List<Claim> claims = new ArrayList<>();
     try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
       statement.setInt(1, limit);
@@ -78,7 +82,8 @@ final class Leases {
       statement.setDouble(5, margin.toMillis() / 1000.0);
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          claims.add(new Claim(target(rs), token));
+          long leaseMillis = rs.getLong(11);
+          claims.add(new Claim(target(rs), token, claimedAt + leaseMillis * 1_000_000));
         }
       }
     }
@@ -98,6 +103,18 @@ final class Leases {
       statement.setString(3, claim.target().name());
       statement.setObject(4, claim.token());
       return statement.executeUpdate() == 1;
+    }
+  }
+
+  /** Hands a claim back unprobed, keeping its due time, so any instance can take it at once. */
+  void abandon(Connection connection, Claim claim) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update probe_schedule set lease_owner = null, lease_token = null, lease_until = null"
+                + " where target = ? and lease_token = ?")) {
+      statement.setString(1, claim.target().name());
+      statement.setObject(2, claim.token());
+      statement.executeUpdate();
     }
   }
 

@@ -2,6 +2,7 @@ package dev.vigil.monitor.probe;
 
 import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.alert.Recorder;
+import dev.vigil.monitor.target.TargetSpec;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -31,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class ProbeScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ProbeScheduler.class);
   private static final Duration LEASE_MARGIN = Duration.ofSeconds(2);
+  // Time kept free between the end of a probe's timeouts and the end of its lease.
+  private static final Duration PROBE_SAFETY = Duration.ofMillis(500);
 
   private final DataSource dataSource;
   private final Recorder recorder;
@@ -115,15 +118,33 @@ public final class ProbeScheduler implements AutoCloseable {
 
   private void run(Leases.Claim claim) {
     try {
-      ProbeResult result = prober.probe(claim.target());
+      TargetSpec target = claim.target();
+      long mustEndBy =
+          System.nanoTime()
+              + target.connectTimeout().plus(target.timeout()).plus(PROBE_SAFETY).toNanos();
+      if (mustEndBy > claim.leaseEndsNanos()) {
+        // Started too late (overload): the lease could expire mid-probe and another instance
+        // could probe the same target at the same time. Hand it back instead.
+        LOG.warn(
+            "probe skipped, lease too short target={} instance={}",
+            target.name(),
+            settings.instanceId());
+        abandon(claim);
+        return;
+      }
+      long started = System.nanoTime();
+      ProbeResult result = prober.probe(target);
+      long probed = System.nanoTime();
       recorder.record(
           result,
           (connection, outcome) -> {
             if (!leases.release(connection, claim)) {
               LOG.warn(
-                  "lease lost before release target={} instance={}",
-                  claim.target().name(),
-                  settings.instanceId());
+                  "lease lost before release target={} instance={} probe_ms={} record_ms={}",
+                  target.name(),
+                  settings.instanceId(),
+                  (probed - started) / 1_000_000,
+                  (System.nanoTime() - probed) / 1_000_000);
             }
           });
     } catch (RuntimeException e) {
@@ -131,6 +152,18 @@ public final class ProbeScheduler implements AutoCloseable {
       LOG.warn("recording failed target={} error={}", claim.target().name(), e.toString());
     } finally {
       permits.release();
+    }
+  }
+
+  private void abandon(Leases.Claim claim) {
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(true);
+      leases.abandon(connection, claim);
+    } catch (SQLException e) {
+      LOG.warn(
+          "claim not handed back, it expires instead target={} error={}",
+          claim.target().name(),
+          e.toString());
     }
   }
 

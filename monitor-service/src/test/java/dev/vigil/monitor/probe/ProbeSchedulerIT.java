@@ -31,7 +31,7 @@ class ProbeSchedulerIT {
   private Prober prober;
 
   @BeforeEach
-  void setUp(TestDatabase db) throws Exception {
+  void setUp(TestDatabase db) {
     this.db = db;
     MonitorSchema.migrate(db.dataSource());
     server = new ProbeTargetServer(10);

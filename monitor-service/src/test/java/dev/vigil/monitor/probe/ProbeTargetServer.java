@@ -1,15 +1,11 @@
 package dev.vigil.monitor.probe;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,23 +17,27 @@ public final class ProbeTargetServer implements AutoCloseable {
   /** One probe as the target saw it. */
   public record Hit(String target, String instance, long startNanos) {}
 
-  private final HttpServer server;
+  private final Javalin server;
   private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
   private final List<Hit> hits = new CopyOnWriteArrayList<>();
   private final AtomicInteger overlaps = new AtomicInteger();
   private final long holdMillis;
 
-  public ProbeTargetServer(long holdMillis) throws IOException {
+  public ProbeTargetServer(long holdMillis) {
     this.holdMillis = holdMillis;
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
-    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-    server.createContext("/t/", this::handle);
-    server.start();
+    server =
+        Javalin.create(
+                config -> {
+                  config.startup.showJavalinBanner = false;
+                  config.concurrency.useVirtualThreads = true;
+                  config.routes.get("/t/{target}", this::handle);
+                })
+            .start("127.0.0.1", 0);
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    String target = exchange.getRequestURI().getPath().substring(3);
-    String agent = exchange.getRequestHeaders().getFirst("User-Agent");
+  private void handle(Context ctx) {
+    String target = ctx.pathParam("target");
+    String agent = ctx.header("User-Agent");
     String instance = agent == null ? "?" : agent.substring(agent.indexOf('/') + 1);
     AtomicInteger running = inFlight.computeIfAbsent(target, t -> new AtomicInteger());
     if (running.incrementAndGet() > 1) {
@@ -51,15 +51,11 @@ public final class ProbeTargetServer implements AutoCloseable {
     } finally {
       running.decrementAndGet();
     }
-    byte[] body = "ok".getBytes();
-    exchange.sendResponseHeaders(200, body.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(body);
-    }
+    ctx.result("ok");
   }
 
   public String url(String target) {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/t/" + target;
+    return "http://127.0.0.1:" + server.port() + "/t/" + target;
   }
 
   public List<Hit> hits() {
@@ -72,6 +68,6 @@ public final class ProbeTargetServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
+    server.stop();
   }
 }
