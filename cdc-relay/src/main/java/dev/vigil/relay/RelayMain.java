@@ -3,6 +3,7 @@ package dev.vigil.relay;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts the relay from environment variables (see {@link RelayConfig#SETTINGS}). Exit codes: 0
@@ -23,11 +24,23 @@ public final class RelayMain {
       return;
     }
     RelayService service = RelayService.start(config);
+    AtomicBoolean refused = new AtomicBoolean();
     Runtime.getRuntime()
-        .addShutdownHook(Thread.ofPlatform().name("relay-shutdown").unstarted(service::close));
+        .addShutdownHook(
+            Thread.ofPlatform()
+                .name("relay-shutdown")
+                .unstarted(
+                    () -> {
+                      service.close();
+                      if (!refused.get()) {
+                        // SIGTERM is a requested, clean stop: report it as success, not 143.
+                        Runtime.getRuntime().halt(0);
+                      }
+                    }));
     try {
       service.terminated().get();
     } catch (ExecutionException e) {
+      refused.set(true);
       System.err.println("relay stopped: " + e.getCause().getMessage());
       System.exit(3);
     }
