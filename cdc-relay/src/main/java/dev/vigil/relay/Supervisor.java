@@ -31,6 +31,7 @@ final class Supervisor implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
   private static final Duration INITIAL_BACKOFF = Duration.ofMillis(500);
   private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
+  private static final Duration KAFKA_STALL = Duration.ofSeconds(10);
 
   private final RelayConfig config;
   private final RelayStatus status;
@@ -69,6 +70,7 @@ final class Supervisor implements Runnable {
             pause(config.standbyPollInterval());
             continue;
           }
+          status.active(true);
           status.standby("lock acquired, preparing");
           new RelaySchema(config).prepare();
           streamOnce(streamed);
@@ -82,6 +84,7 @@ final class Supervisor implements Runnable {
           log.warn("relay run failed, retrying in {} reason={}", backoff, reason);
           status.failing(reason);
         } finally {
+          status.active(false);
           lock.close();
         }
         if (stopping()) {
@@ -112,6 +115,7 @@ final class Supervisor implements Runnable {
               status.streaming();
             },
             () -> {})) {
+      boolean stalled = false;
       while (!stopping()) {
         try {
           stream.completion().get(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
@@ -119,6 +123,17 @@ final class Supervisor implements Runnable {
         } catch (TimeoutException stillRunning) {
           if (!lock.isHeld()) {
             throw new IllegalStateException("lost the lock's database connection");
+          }
+          Duration pending = stream.pendingKafkaAck();
+          if (pending.compareTo(KAFKA_STALL) > 0) {
+            stalled = true;
+            status.failing(
+                "Kafka has not acknowledged the current batch for over "
+                    + KAFKA_STALL.toSeconds()
+                    + " s; still retrying, nothing is skipped");
+          } else if (stalled && streamed.get()) {
+            stalled = false;
+            status.streaming();
           }
         }
       }

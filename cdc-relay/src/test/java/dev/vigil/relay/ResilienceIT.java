@@ -67,7 +67,9 @@ class ResilienceIT {
         int duplicates = Deliveries.verify(reader.poll(), "broker-", committed);
         System.out.printf(
             "broker outage: %d rows, all delivered, %d duplicates%n", committed.size(), duplicates);
-        assertThat(relay.status().state()).isEqualTo(RelayStatus.State.STREAMING);
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
       }
     }
   }

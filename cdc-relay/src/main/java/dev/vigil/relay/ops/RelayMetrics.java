@@ -46,11 +46,8 @@ public final class RelayMetrics {
     Gauge.builder("vigil.relay.last.event.age.seconds", lastEventAtMs, RelayMetrics::ageSeconds)
         .description("Seconds since the last event was relayed (-1 = none yet)")
         .register(registry);
-    Gauge.builder(
-            "vigil.relay.active",
-            status,
-            s -> s.snapshot().state() == RelayStatus.State.STREAMING ? 1 : 0)
-        .description("1 when this instance streams, 0 when it is a standby or failing")
+    Gauge.builder("vigil.relay.active", status, s -> s.active() ? 1 : 0)
+        .description("1 while this instance holds the lock and is the active relay, 0 on standby")
         .register(registry);
   }
 

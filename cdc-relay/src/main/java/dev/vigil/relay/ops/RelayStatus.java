@@ -36,6 +36,7 @@ public final class RelayStatus {
 
   private final String instanceId;
   private final AtomicReference<Snapshot> current;
+  private volatile boolean active;
 
   public RelayStatus(String instanceId) {
     this.instanceId = instanceId;
@@ -48,6 +49,15 @@ public final class RelayStatus {
 
   public Snapshot snapshot() {
     return current.get();
+  }
+
+  /** True while this instance holds the lock (it is the active relay, even while failing). */
+  public boolean active() {
+    return active;
+  }
+
+  public void active(boolean holdsLock) {
+    active = holdsLock;
   }
 
   public void streaming() {

@@ -42,6 +42,7 @@ final class KafkaPublisher
   private final RelayMetrics metrics;
   private final Runnable onFirstBatch;
   private volatile boolean firstBatchSeen;
+  private volatile long sendingSinceNanos;
 
   KafkaPublisher(
       Producer<byte[], byte[]> producer,
@@ -70,9 +71,14 @@ final class KafkaPublisher
       }
     }
     if (!sends.isEmpty()) {
-      producer.flush();
-      for (Future<RecordMetadata> send : sends) {
-        awaitAck(send);
+      sendingSinceNanos = started;
+      try {
+        producer.flush();
+        for (Future<RecordMetadata> send : sends) {
+          awaitAck(send);
+        }
+      } finally {
+        sendingSinceNanos = 0;
       }
     }
     for (RecordChangeEvent<SourceRecord> event : batch) {
@@ -84,6 +90,12 @@ final class KafkaPublisher
       firstBatchSeen = true;
       onFirstBatch.run();
     }
+  }
+
+  /** How long the current batch has been waiting for Kafka's acknowledgements (0 = none). */
+  Duration pendingAck() {
+    long since = sendingSinceNanos;
+    return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
   }
 
   private Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record)

@@ -30,6 +30,7 @@ public final class OutboxStream implements AutoCloseable {
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
 
   private final KafkaProducer<byte[], byte[]> producer;
+  private final KafkaPublisher publisher;
   private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
   private final ExecutorService executor;
   private final CompletableFuture<Void> completion = new CompletableFuture<>();
@@ -37,7 +38,7 @@ public final class OutboxStream implements AutoCloseable {
   private OutboxStream(
       RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
     producer = new KafkaProducer<>(producerProperties(config));
-    KafkaPublisher publisher = new KafkaPublisher(producer, config.topic(), metrics, onFirstBatch);
+    publisher = new KafkaPublisher(producer, config.topic(), metrics, onFirstBatch);
     engine =
         DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
             .using(EngineProperties.of(config))
@@ -70,6 +71,14 @@ public final class OutboxStream implements AutoCloseable {
     stream.executor.execute(stream.engine);
     log.info("engine started slot={} topic={}", config.slotName(), config.topic());
     return stream;
+  }
+
+  /**
+   * How long the batch in flight has been waiting for Kafka (0 when none is): the producer keeps
+   * retrying, so a long wait means Kafka is unreachable, not that anything was dropped.
+   */
+  public Duration pendingKafkaAck() {
+    return publisher.pendingAck();
   }
 
   /** Completes when the engine stopped: normally, or exceptionally with the reason. */
