@@ -19,7 +19,7 @@ import java.util.Objects;
  *
  * @param adminToken bearer token for the admin API; null disables the admin endpoints
  * @param workers delivery worker threads in this instance
- * @param batchSize head-of-line receipts (of distinct services) one worker claims at once
+ * @param batchSize requests one worker keeps in flight (each a different service's head of line)
  * @param maxAttempts attempts before a delivery is parked as dead
  * @param backoffInitial delay after the first failed attempt; doubles per attempt, with jitter
  * @param backoffMax upper bound of the computed backoff
@@ -100,7 +100,7 @@ public record NotifierConfig(
       Setting.integer("VIGIL_NOTIFIER_WORKERS", 4, 1, 64, "Delivery worker threads.");
   static final Setting<Integer> BATCH_SIZE =
       Setting.integer(
-          "VIGIL_NOTIFIER_BATCH_SIZE", 32, 1, 1000, "Receipts one worker claims per round.");
+          "VIGIL_NOTIFIER_BATCH_SIZE", 32, 1, 1000, "Requests one worker keeps in flight.");
   static final Setting<Integer> MAX_ATTEMPTS =
       Setting.integer(
           "VIGIL_NOTIFIER_MAX_ATTEMPTS", 5, 1, 100, "Attempts before a delivery is dead.");

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The delivery side of one notifier instance: {@code workers} threads working off receipts.
@@ -81,7 +80,7 @@ public final class Delivery implements AutoCloseable {
 
   /** Wakes idle workers (new receipts or an operator replay). */
   public void wake() {
-    threads.forEach(LockSupport::unpark);
+    workers.forEach(DeliveryWorker::wake);
   }
 
   private DeliveryStore.Backlog backlog() {
@@ -100,7 +99,6 @@ public final class Delivery implements AutoCloseable {
   @Override
   public void close() {
     workers.forEach(DeliveryWorker::stop);
-    wake();
     for (Thread thread : threads) {
       try {
         thread.join(15_000);

@@ -76,6 +76,26 @@ final class DeliveryStore {
       returning r.event_id
       """;
 
+  private static final String CLAIM_NEXT =
+      """
+      with candidate as (
+        select event_id from notifier_receipt
+         where service = any(?) and head and status = 'PENDING' and available_at <= now()
+         order by available_at
+         limit ?
+         for update skip locked)
+      update notifier_receipt r
+         set claim_token = gen_random_uuid(),
+             available_at = now() + ? * interval '1 millisecond',
+             attempts = r.attempts + 1
+        from candidate c
+       where r.event_id = c.event_id
+      returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at
+      """;
+
+  /** What recording a set of results produced. */
+  record Recorded(Set<UUID> refused, List<Claim> next) {}
+
   /** A result to record for one claim. */
   record Result(Claim claim, Kind kind, int status, String error, Duration delay) {
     enum Kind {
@@ -99,23 +119,27 @@ final class DeliveryStore {
           try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
             statement.setInt(1, limit);
             statement.setLong(2, lease.toMillis());
-            List<Claim> claims = new ArrayList<>();
-            try (ResultSet rows = statement.executeQuery()) {
-              while (rows.next()) {
-                claims.add(
-                    new Claim(
-                        rows.getObject(1, UUID.class),
-                        rows.getString(2),
-                        rows.getString(3),
-                        rows.getString(4),
-                        rows.getInt(5),
-                        rows.getObject(6, UUID.class),
-                        rows.getTimestamp(7).toInstant()));
-              }
-            }
-            return claims;
+            return claims(statement);
           }
         });
+  }
+
+  private static List<Claim> claims(PreparedStatement statement) throws SQLException {
+    List<Claim> claims = new ArrayList<>();
+    try (ResultSet rows = statement.executeQuery()) {
+      while (rows.next()) {
+        claims.add(
+            new Claim(
+                rows.getObject(1, UUID.class),
+                rows.getString(2),
+                rows.getString(3),
+                rows.getString(4),
+                rows.getInt(5),
+                rows.getObject(6, UUID.class),
+                rows.getTimestamp(7).toInstant()));
+      }
+    }
+    return claims;
   }
 
   /**
@@ -124,10 +148,20 @@ final class DeliveryStore {
    * @return the event ids whose result was refused because the token no longer holds
    */
   Set<UUID> record(List<Result> results) {
+    return record(results, 0, Duration.ZERO).refused();
+  }
+
+  /**
+   * Records results in one transaction and, in the same transaction, claims up to {@code
+   * chainLimit} of the next heads of the services just delivered, so a service's backlog flows
+   * without waiting for the next general claim.
+   */
+  Recorded record(List<Result> results, int chainLimit, Duration lease) {
     return database.inTransaction(
         "recording " + results.size() + " delivery results",
         connection -> {
           Set<UUID> accepted = new HashSet<>();
+          List<Claim> next = new ArrayList<>();
           List<Result> delivered = new ArrayList<>();
           List<Result> retry = new ArrayList<>();
           List<Result> dead = new ArrayList<>();
@@ -155,6 +189,14 @@ final class DeliveryStore {
               }
             }
             ServiceLocks.promoteHeads(connection, advanced);
+            if (chainLimit > 0 && !advanced.isEmpty()) {
+              try (PreparedStatement statement = connection.prepareStatement(CLAIM_NEXT)) {
+                statement.setArray(1, connection.createArrayOf("text", advanced.toArray()));
+                statement.setInt(2, chainLimit);
+                statement.setLong(3, lease.toMillis());
+                next.addAll(claims(statement));
+              }
+            }
           }
           if (!retry.isEmpty()) {
             try (PreparedStatement statement = connection.prepareStatement(RETRY)) {
@@ -184,7 +226,7 @@ final class DeliveryStore {
               refused.add(result.claim().eventId());
             }
           }
-          return refused;
+          return new Recorded(refused, next);
         });
   }
 

@@ -138,7 +138,7 @@ class LeaseIT {
             Duration.ofSeconds(10),
             Duration.ofMillis(20),
             Duration.ofSeconds(1),
-            Duration.ofSeconds(2),
+            Duration.ofSeconds(5),
             Duration.ofMillis(20),
             Duration.ofMillis(100),
             Duration.ofSeconds(5)),
