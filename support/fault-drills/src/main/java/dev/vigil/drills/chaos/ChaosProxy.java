@@ -266,7 +266,13 @@ public final class ChaosProxy implements AutoCloseable {
     private static byte[] readBody(InputStream in, Map<String, String> headers) throws IOException {
       String length = header(headers, "content-length");
       if (length != null) {
-        return in.readNBytes(Integer.parseInt(length));
+        int expected = Integer.parseInt(length);
+        byte[] body = in.readNBytes(expected);
+        if (body.length < expected) {
+          // The caller gave up mid-request (its timeout); forwarding a cut body would be a lie.
+          throw new IOException("request body cut short: " + body.length + " of " + expected);
+        }
+        return body;
       }
       String encoding = header(headers, "transfer-encoding");
       if (encoding == null || !encoding.toLowerCase(Locale.ROOT).contains("chunked")) {

@@ -48,6 +48,11 @@ public final class DownstreamWatch implements AutoCloseable {
         Thread.ofPlatform().name("watch-receiver").daemon(true).start(this::tailReceiver);
   }
 
+  /** How many of {@code events} were seen at the receiver so far. */
+  public long receiverSeen(Collection<CommittedEvent> events) {
+    return events.stream().filter(e -> atReceiver.containsKey(e.eventId())).count();
+  }
+
   /** Distinct events seen at the receiver so far. */
   public long receiverDistinct() {
     return atReceiver.size();
@@ -109,7 +114,7 @@ public final class DownstreamWatch implements AutoCloseable {
         try {
           partitions = Snapshots.partitions(consumer, topic);
         } catch (RuntimeException e) {
-          pause();
+          pause(100);
         }
       }
       if (partitions == null) {
@@ -144,7 +149,7 @@ public final class DownstreamWatch implements AutoCloseable {
         }
         // Store sequences are taken at insert, not at commit: re-read a window below the highest
         // seen so a row that committed late is still picked up (first sighting wins).
-        List<Observed> rows = Snapshots.receiverRowsAfter(connection, Math.max(0, lastSeq - 2000));
+        List<Observed> rows = Snapshots.receiverRowsAfter(connection, Math.max(0, lastSeq - 200));
         long now = System.nanoTime();
         for (Observed row : rows) {
           atReceiver.putIfAbsent(row.eventId(), now);
@@ -154,14 +159,14 @@ public final class DownstreamWatch implements AutoCloseable {
         closeQuietly(connection);
         connection = null;
       }
-      pause();
+      pause(250);
     }
     closeQuietly(connection);
   }
 
-  private void pause() {
+  private void pause(long millis) {
     try {
-      Thread.sleep(100);
+      Thread.sleep(millis);
     } catch (InterruptedException e) {
       running = false;
       Thread.currentThread().interrupt();

@@ -57,7 +57,7 @@ final class ServiceEnv {
     env.put("VIGIL_NOTIFIER_BACKOFF_INITIAL", "100ms");
     env.put("VIGIL_NOTIFIER_BACKOFF_MAX", "2s");
     env.put("VIGIL_NOTIFIER_RETRY_AFTER_MAX", "5s");
-    env.put("VIGIL_NOTIFIER_LEASE", "3s");
+    env.put("VIGIL_NOTIFIER_LEASE", "6s");
     env.put("VIGIL_NOTIFIER_POLL_INTERVAL", "50ms");
     return env;
   }

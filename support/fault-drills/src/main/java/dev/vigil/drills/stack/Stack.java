@@ -22,6 +22,10 @@ public final class Stack implements AutoCloseable {
   /** Path the notifier posts to, on the receiver (and on the chaos proxy in front of it). */
   public static final String RECEIVER_WEBHOOK_PATH = ServiceEnv.RECEIVER_PATH;
 
+  /** The notifier's webhook read timeout; a "slow" receiver answers later than this. */
+  public static final Duration WEBHOOK_READ_TIMEOUT =
+      Duration.ofMillis(ServiceEnv.WEBHOOK_READ_TIMEOUT_MS);
+
   private static final Logger log = LoggerFactory.getLogger(Stack.class);
 
   private final Infra infra;
