@@ -90,7 +90,7 @@ public record DrillOptions(
         "short",
         40,
         4,
-        100,
+        60,
         300,
         1,
         2,

@@ -2,18 +2,15 @@ package dev.vigil.drills.workload;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
-import dev.vigil.contract.AlertKind;
 import dev.vigil.contract.OutboxContract;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -217,58 +214,6 @@ public final class OutboxWorkload {
       connection.close();
     } catch (SQLException e) {
       log.debug("closing a broken connection failed: {}", e.getMessage());
-    }
-  }
-
-  /**
-   * One service's alternating sequence; only its owning writer thread touches it, but drills run
-   * one after another on different threads, hence the volatile-free hand-over via Thread.join.
-   */
-  private static final class ServiceStream {
-    private final String service;
-    private long committed;
-    private AlertEvent pending;
-    private AlertEvent lastFailed;
-
-    ServiceStream(String service) {
-      this.service = service;
-    }
-
-    /** The next event; the same one again until {@link #committed()} is called. */
-    AlertEvent nextEvent() {
-      if (pending != null) {
-        return pending;
-      }
-      Instant now = Instant.now();
-      if (lastFailed == null) {
-        pending =
-            AlertEvent.failed(
-                UUID.randomUUID(),
-                UUID.randomUUID(),
-                service,
-                now,
-                3,
-                "drill: connection refused (seq " + committed + ")");
-      } else {
-        pending =
-            AlertEvent.recovered(
-                UUID.randomUUID(),
-                lastFailed.incidentId(),
-                service,
-                now,
-                3,
-                lastFailed.lastError(),
-                lastFailed.occurredAt());
-      }
-      return pending;
-    }
-
-    /** Marks the pending event committed; returns its position in the service's order. */
-    long committed() {
-      AlertEvent done = pending;
-      pending = null;
-      lastFailed = done.kind() == AlertKind.FAILED ? done : null;
-      return committed++;
     }
   }
 }
