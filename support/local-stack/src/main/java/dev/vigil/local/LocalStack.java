@@ -119,7 +119,7 @@ final class LocalStack implements AutoCloseable {
     out.printf(
         """
         Vigil is running (data in %s). Ctrl-C stops everything; running again resumes where it stopped.
-          monitor API      http://127.0.0.1:%d/services     (mutating calls: Authorization: Bearer %s)
+          monitor API      http://127.0.0.1:%d/api/services (mutating calls: Authorization: Bearer %s)
           relay            http://127.0.0.1:%d/health  /metrics
           notifier         http://127.0.0.1:%d/health  /metrics  /admin (Bearer %s)
           webhook          %s
