@@ -1,5 +1,6 @@
 package dev.vigil.drills;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.vigil.drills.reconcile.DrillCounts;
 import dev.vigil.drills.reconcile.FaultRecord;
 import java.util.List;
@@ -32,11 +33,13 @@ public record DrillResult(
     String error) {
 
   /** Pass: the drill completed, nothing lost, nothing stored twice, order intact. */
+  @JsonProperty("passed")
   public boolean passed() {
     return error == null && counts != null && counts.passed();
   }
 
   /** Faults whose process exit code shows a SIGKILL. */
+  @JsonProperty("sigkills")
   public long sigkills() {
     return faults.stream().filter(f -> f.exitCode() == 137).count();
   }

@@ -69,6 +69,16 @@ final class Report {
     return "kafka max " + max(kafka) + " / receiver max " + max(receiver);
   }
 
+  private static String maxRecoverySeconds(List<FaultRecord> faults) {
+    long kafka = faults.stream().mapToLong(FaultRecord::kafkaRecoveryMs).max().orElse(-1);
+    long receiver = faults.stream().mapToLong(FaultRecord::receiverRecoveryMs).max().orElse(-1);
+    return seconds(kafka) + "/" + seconds(receiver);
+  }
+
+  private static String seconds(long millis) {
+    return millis < 0 ? "n/a" : "%.1f".formatted(millis / 1000.0);
+  }
+
   private static String max(LongSummaryStatistics stats) {
     return stats.getCount() == 0 ? "n/a" : String.valueOf(stats.getMax());
   }
@@ -102,11 +112,15 @@ final class Report {
     for (DrillResult r : results) {
       DrillCounts c = r.counts();
       if (c == null) {
-        md.append("| ").append(r.drill()).append(" | – |".repeat(15)).append(" FAIL |\n");
+        md.append("| ")
+            .append(r.drill())
+            .append(" |")
+            .append(" – |".repeat(16))
+            .append(" FAIL |\n");
         continue;
       }
       md.append(
-          "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d/%d | %d | %d | %d | %s |\n"
+          "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d/%d | %d | %d | %s | %d | %s |\n"
               .formatted(
                   r.drill(),
                   c.eventsCommitted(),
@@ -124,6 +138,7 @@ final class Report {
                   c.receiverOrderViolations(),
                   r.faults().size(),
                   r.sigkills(),
+                  maxRecoverySeconds(r.faults()),
                   r.drainMs(),
                   r.passed() ? "PASS" : "FAIL"));
     }

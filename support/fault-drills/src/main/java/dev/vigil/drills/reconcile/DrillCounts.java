@@ -1,5 +1,7 @@
 package dev.vigil.drills.reconcile;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 /**
  * The reconciliation of one drill's events: the outbox is the source of truth, the Kafka topic, the
  * notifier's receipts and the receiver's store are compared with it.
@@ -38,6 +40,7 @@ public record DrillCounts(
     long receiverOrderViolations) {
 
   /** Pass: nothing lost, nothing stored twice, per-service order intact everywhere. */
+  @JsonProperty("passed")
   public boolean passed() {
     return lost == 0
         && storedTwice == 0

@@ -1,0 +1,75 @@
+package dev.vigil.drills;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vigil.drills.reconcile.DrillCounts;
+import dev.vigil.drills.reconcile.FaultRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+  private static final DrillCounts CLEAN =
+      new DrillCounts(100, 10, 0, 103, 3, 0, 0, 100, 100, 0, 100, 0, 0, 0);
+  private static final DrillCounts ONE_LOST =
+      new DrillCounts(100, 10, 0, 100, 0, 0, 0, 99, 99, 0, 99, 0, 1, 0);
+
+  private static DrillResult result(String name, DrillCounts counts, String error) {
+    return new DrillResult(
+        name,
+        "a drill",
+        counts,
+        List.of(new FaultRecord("kill -9 relay-1", 1500, 20, 137, 4200, -1)),
+        2,
+        60_000,
+        1_200,
+        Map.of("PASS", 100L),
+        List.of("relay-1 had exited by itself"),
+        error);
+  }
+
+  @Test
+  void markdownHasOneFullRowPerDrillAndSaysFailWhenOneDrillFailed(@TempDir Path dir)
+      throws Exception {
+    List<DrillResult> results =
+        List.of(
+            result("clean", CLEAN, null),
+            result("lossy", ONE_LOST, null),
+            result("broken", null, "IllegalStateException: no relay streaming"));
+
+    Report.write(dir, "RESULTS", results, DrillOptions.quick(), "cmd --x", Instant.EPOCH, 42);
+
+    String md = Files.readString(dir.resolve("RESULTS.md"));
+    assertThat(md).contains("Overall: **FAIL**").contains("cmd --x");
+    List<String> rows =
+        md.lines()
+            .filter(
+                l ->
+                    l.startsWith("| clean |")
+                        || l.startsWith("| lossy |")
+                        || l.startsWith("| broken |"))
+            .toList();
+    assertThat(rows).hasSize(3);
+    for (String row : rows) {
+      assertThat(row.chars().filter(c -> c == '|').count()).isEqualTo(19);
+    }
+    assertThat(rows.get(0)).endsWith("| 4.2/n/a | 1200 | PASS |");
+    assertThat(rows.get(1)).endsWith("FAIL |");
+    assertThat(md).contains("| 1 | kill -9 relay-1 | 1.5 | 20 | 137 | 4200 | n/a |");
+    String json = Files.readString(dir.resolve("RESULTS.json"));
+    assertThat(json).contains("\"passed\" : false").contains("\"sigkills\" : 1");
+  }
+
+  @Test
+  void lineNamesTheVerdictAndTheCounts() {
+    assertThat(Report.line(result("clean", CLEAN, null)))
+        .startsWith("clean PASS committed=100")
+        .contains("kafkaDuplicates=3")
+        .contains("lost=0");
+    assertThat(Report.line(result("lossy", ONE_LOST, null))).contains("FAIL").contains("lost=1");
+  }
+}
