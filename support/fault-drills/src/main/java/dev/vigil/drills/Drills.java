@@ -136,8 +136,8 @@ final class Drills {
   private static void killNotifiers(DrillContext ctx) {
     List<ServiceProcess> notifiers = ctx.stack.notifiers();
     for (int i = 0; i < ctx.options.notifierKills(); i++) {
-      awaitAllHealthy(notifiers);
       if (i == 0 || ctx.options.notifierKillsAwaitDelivery()) {
+        awaitAllHealthy(notifiers);
         ctx.awaitProgressThenPause(
             "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
       } else {
