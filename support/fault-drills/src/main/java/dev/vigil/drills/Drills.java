@@ -28,15 +28,15 @@ final class Drills {
   static List<Drill> all() {
     return List.of(
         new Drill(
-            "relay-kill",
-            "kill -9 of the only relay mid-stream, restarted at once",
-            ctx -> relays(ctx, 1),
-            Drills::killStreamingRelay),
-        new Drill(
             "relay-failover",
             "kill -9 of the streaming relay while a hot standby waits; the killed one comes back"
                 + " as the new standby",
             ctx -> relays(ctx, 2),
+            Drills::killStreamingRelay),
+        new Drill(
+            "relay-kill",
+            "kill -9 of the only relay mid-stream, restarted at once",
+            ctx -> relays(ctx, 1),
             Drills::killStreamingRelay),
         new Drill(
             "kafka-restart",
@@ -50,16 +50,16 @@ final class Drills {
             ctx -> relays(ctx, 1),
             Drills::restartPostgres),
         new Drill(
-            "notifier-kill",
-            "kill -9 of one of two notifier instances during delivery, restarted at once",
-            ctx -> relays(ctx, 1),
-            Drills::killNotifiers),
-        new Drill(
             "receiver-chaos",
             "receiver misbehaves in turns: bursts of 503, answers slower than the timeout, 429"
                 + " with Retry-After, connection reset before and after storing",
             ctx -> relays(ctx, 1),
-            Drills::misbehave));
+            Drills::misbehave),
+        new Drill(
+            "notifier-kill",
+            "kill -9 of one of two notifier instances during delivery, restarted at once",
+            ctx -> relays(ctx, 1),
+            Drills::killNotifiers));
   }
 
   /**
