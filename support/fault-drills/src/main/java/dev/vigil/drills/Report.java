@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.LongSummaryStatistics;
@@ -100,6 +101,7 @@ final class Report {
     md.append("Run at ").append(started).append(", took ").append(elapsedSeconds).append(" s; ");
     md.append(events).append(" events in total over ").append(options.services());
     md.append(" services. Overall: **").append(all ? "PASS" : "FAIL").append("**.\n\n");
+    md.append("Code under test: ").append(codeVersion()).append(".\n\n");
     md.append("Reproduce (from the repository root, JDK 25 as `JAVA_HOME`):\n\n```\n");
     md.append(command).append("\n```\n\n");
     md.append("Pass = lost 0, stored twice 0, per-service order violations 0 (on Kafka and at the");
@@ -179,6 +181,32 @@ final class Report {
     return md.toString();
   }
 
+  /** The git commit the drill ran on (and whether the work tree had changes), if git answers. */
+  static String codeVersion() {
+    String head = git("rev-parse", "--short", "HEAD");
+    if (head.isEmpty()) {
+      return "unknown (git not available)";
+    }
+    String branch = git("rev-parse", "--abbrev-ref", "HEAD");
+    boolean dirty = !git("status", "--porcelain", "--untracked-files=no").isEmpty();
+    return "commit `" + head + "` on `" + branch + "`" + (dirty ? " with local changes" : "");
+  }
+
+  private static String git(String... args) {
+    try {
+      List<String> command = new ArrayList<>(List.of("git"));
+      command.addAll(List.of(args));
+      Process git = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(git.getInputStream().readAllBytes()).strip();
+      return git.waitFor() == 0 ? out : "";
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
   static void write(
       Path dir,
       String baseName,
@@ -197,6 +225,7 @@ final class Report {
       json.put("startedAt", started.toString());
       json.put("elapsedSeconds", elapsedSeconds);
       json.put("command", command);
+      json.put("code", codeVersion());
       json.put("passed", results.stream().allMatch(DrillResult::passed));
       json.put("options", options);
       json.put("drills", results);
