@@ -55,7 +55,7 @@ public record DrillOptions(
   }
 
   /**
-   * The full drill: 6 drills of at least 9,000 events each (54,000+ in total, written at 150 per
+   * The full drill: 6 drills of at least 9,000 events each (54,000+ in total, written at 100 per
    * second while faults are injected) over 120 services, 10 relay kills without and 10 with a
    * standby, 10 notifier kills, 2 broker and 2 PostgreSQL restarts, 5 kinds of receiver
    * misbehaviour.
@@ -65,7 +65,7 @@ public record DrillOptions(
         "full",
         120,
         4,
-        150,
+        100,
         9_000,
         10,
         10,
