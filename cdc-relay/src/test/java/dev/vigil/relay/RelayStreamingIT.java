@@ -1,5 +1,6 @@
 package dev.vigil.relay;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -167,6 +168,55 @@ class RelayStreamingIT {
         .containsEntry(AlertTopic.HEADER_KIND, "FAILED")
         .containsEntry(AlertTopic.HEADER_INCIDENT_ID, event.incidentId().toString())
         .containsEntry(AlertTopic.HEADER_SCHEMA_VERSION, "1");
+  }
+
+  /** Debian's kcat as the outside client; skipped where it is not installed. */
+  @Test
+  void kcatReadsPlainKeysJsonObjectValuesAndContractHeaders() throws Exception {
+    java.nio.file.Path kcat = java.nio.file.Path.of("/usr/bin/kcat");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.nio.file.Files.isExecutable(kcat), "kcat is not installed (apt-get install kcat)");
+    AlertEvent event;
+    try (Connection c = db.connect()) {
+      event = RelayFixture.insertNext(c, "kcat-check");
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> reader.poll().stream().anyMatch(r -> "kcat-check".equals(r.keyText())));
+
+    Process process =
+        new ProcessBuilder(
+                kcat.toString(),
+                "-C",
+                "-b",
+                kafka.bootstrapServers(),
+                "-t",
+                topic,
+                "-o",
+                "beginning",
+                "-e",
+                "-q",
+                "-f",
+                "%k\t%h\t%s\n")
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(process.getInputStream().readAllBytes(), UTF_8);
+    assertThat(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    String line =
+        output
+            .lines()
+            .filter(l -> l.startsWith("kcat-check\t"))
+            .findFirst()
+            .orElseThrow(
+                () -> new AssertionError("kcat output has no kcat-check record: " + output));
+    String[] fields = line.split("\t", 3);
+    assertThat(fields[1])
+        .contains("id=" + event.eventId())
+        .contains("kind=FAILED")
+        .contains("incident_id=" + event.incidentId())
+        .contains("schema_version=1");
+    assertThat(fields[2]).startsWith("{");
+    assertThat(AlertEventJson.read(fields[2].getBytes(UTF_8))).isEqualTo(event);
   }
 
   /** Prints commit-to-consumer latency of single rows on an otherwise idle relay. */
