@@ -77,7 +77,8 @@ class RelayStreamingIT {
   @Test
   void tenThousandRowsFromFourWritersArriveUnderTheirKeyInCommitOrderPerService() throws Exception {
     int writers = 4;
-    int rowsPerWriter = 2_500;
+    int transactionsPerWriter = 250;
+    int rowsPerTransaction = 10;
     List<String> services = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       services.add("load-" + i);
@@ -92,10 +93,17 @@ class RelayStreamingIT {
           pool.submit(
               () -> {
                 try (Connection c = db.connect()) {
-                  for (int i = 0; i < rowsPerWriter; i++) {
-                    String service = services.get((writer * 7 + i) % services.size());
-                    AlertEvent event = RelayFixture.insertNext(c, service);
-                    expectedService.put(event.eventId().toString(), service);
+                  for (int t = 0; t < transactionsPerWriter; t++) {
+                    // Ten distinct services per transaction; writers overlap on services, so
+                    // the counters' row locks decide each service's commit order.
+                    int first = (writer * 13 + t * 7) % services.size();
+                    List<String> batch = new ArrayList<>();
+                    for (int k = 0; k < rowsPerTransaction; k++) {
+                      batch.add(services.get((first + k) % services.size()));
+                    }
+                    for (AlertEvent event : RelayFixture.insertNextBatch(c, batch)) {
+                      expectedService.put(event.eventId().toString(), event.service());
+                    }
                   }
                 }
                 return null;
