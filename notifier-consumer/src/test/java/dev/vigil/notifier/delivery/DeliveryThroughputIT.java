@@ -34,8 +34,10 @@ import org.slf4j.LoggerFactory;
 @ExtendWith(VigilInfraExtension.class)
 class DeliveryThroughputIT {
   private static final Logger log = LoggerFactory.getLogger(DeliveryThroughputIT.class);
-  private static final int SERVICES = 200;
-  private static final int PER_SERVICE = 30;
+  // small by default to keep the suite fast; raise for a measurement, e.g.
+  // -Dvigil.throughput.services=200 -Dvigil.throughput.perService=50
+  private static final int SERVICES = Integer.getInteger("vigil.throughput.services", 100);
+  private static final int PER_SERVICE = Integer.getInteger("vigil.throughput.perService", 20);
 
   @Test
   void backlogOverManyServicesIsDeliveredOnceInPerServiceOrder(TestDatabase db) throws Exception {
