@@ -267,6 +267,7 @@ public final class ReferenceReceiver implements AutoCloseable {
   public void close() {
     server.stop(0);
     executor.shutdownNow();
+    store.close();
     database.close();
   }
 }
