@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Two monitor instances on one database probe 100 targets on a local HTTP server: instance A in
  * this JVM, instance B a separate OS process that is killed with SIGKILL half-way. Runs about 30
  * seconds (not the full minute of the issue) to keep the module's suite short: A alone until every
- * target was probed, B joins, a warm-up of two intervals, ~10 s of steady state with both, then ~10
+ * target was probed, B joins, a warm-up of two intervals, ~6 s of steady state with both, then ~10
  * s after the kill. "Never twice at once" is checked over the whole run; the interval is checked in
  * the steady windows, after both JVMs are past start-up.
  */
@@ -41,8 +41,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TwoMonitorInstancesIT {
   private static final int TARGETS = 100;
   private static final Duration INTERVAL = Duration.ofSeconds(2);
-  private static final Duration LEASE = Duration.ofSeconds(5);
-  // A claim lasts max(lease, connect + read timeout + 2 s margin) = max(5 s, 0.5 + 1 + 2) = 5 s.
+  // Generous against CPU starvation on a shared CI machine: a probe may take at most 1.5 s (connect
+  // +
+  // read timeout), so the lease leaves 6.5 s for scheduling stalls before another instance may
+  // probe the same target. A claim lasts max(lease, 0.5 + 1 + 2 s margin) = 8 s.
+  private static final Duration LEASE = Duration.ofSeconds(8);
   private static final Duration EFFECTIVE_LEASE = LEASE;
   private static final Duration SLACK = Duration.ofMillis(1500);
 
@@ -72,9 +75,9 @@ class TwoMonitorInstancesIT {
             .until(() -> everyTargetProbedSince(server, warmFrom, 2));
         // Steady state: both JVMs are past start-up (class loading, JIT, first connections).
         long bothFrom = System.nanoTime();
-        await("every target probed 5 times by the pair")
+        await("every target probed 3 times by the pair")
             .atMost(Duration.ofSeconds(40))
-            .until(() -> everyTargetProbedSince(server, bothFrom, 4));
+            .until(() -> everyTargetProbedSince(server, bothFrom, 3));
 
         b.destroyForcibly(); // SIGKILL: no shutdown hook, leases left behind
         assertThat(b.waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -86,9 +89,9 @@ class TwoMonitorInstancesIT {
         }
         assertThat(stranded).as("B died holding leases (probes in flight)").isNotEmpty();
 
-        await("every target probed 5 times by the survivor")
+        await("every target probed 3 times by the survivor")
             .atMost(Duration.ofSeconds(40))
-            .until(() -> everyTargetProbedSince(server, killedAt, 4));
+            .until(() -> everyTargetProbedSince(server, killedAt, 3));
         long strandedTakenOver =
             server.hits().stream()
                 .filter(h -> h.startNanos() >= killedAt && stranded.contains(h.target()))
