@@ -108,9 +108,10 @@ final class Report {
     md.append(" receiver). Duplicates on Kafka are allowed (at-least-once relay) and counted.\n\n");
     md.append("| drill | committed | services | Kafka records | dup on Kafka | missing on Kafka");
     md.append(" | receipts | delivered | dead | stored | stored twice | lost | order viol.");
-    md.append(" (Kafka/receiver) | faults | SIGKILLs | drain ms | result |\n");
+    md.append(" (Kafka/receiver) | faults | SIGKILLs | max recovery s (Kafka/receiver)");
+    md.append(" | drain ms | result |\n");
     md.append(
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (DrillResult r : results) {
       DrillCounts c = r.counts();
       if (c == null) {

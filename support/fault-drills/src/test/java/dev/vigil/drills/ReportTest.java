@@ -45,6 +45,12 @@ class ReportTest {
 
     String md = Files.readString(dir.resolve("RESULTS.md"));
     assertThat(md).contains("Overall: **FAIL**").contains("cmd --x");
+    List<String> table =
+        md.lines().filter(l -> l.startsWith("| drill |") || l.startsWith("|---|---:")).toList();
+    assertThat(table).hasSize(2);
+    for (String line : table) {
+      assertThat(line.chars().filter(c -> c == '|').count()).as(line).isEqualTo(19);
+    }
     List<String> rows =
         md.lines()
             .filter(
