@@ -214,6 +214,22 @@ public record RelayConfig(
    *
    * @throws dev.vigil.kit.ConfigException listing every missing or invalid key
    */
+  /** Every setting except the password, which is never shown. */
+  @Override
+  public String toString() {
+    return "RelayConfig[dbUrl=%s, dbUser=%s, dbPassword=<hidden>, kafka=%s, topic=%s, slot=%s, publication=%s, snapshotMode=%s, httpPort=%d, instanceId=%s]"
+        .formatted(
+            dbUrl.replaceAll("\\?.*", "?…"),
+            dbUser,
+            kafkaBootstrapServers,
+            topic,
+            slotName,
+            publicationName,
+            snapshotMode,
+            httpPort,
+            instanceId);
+  }
+
   public static RelayConfig from(Settings settings) {
     String url = settings.get(DB_URL);
     String slot = settings.get(SLOT);
