@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.RedirectProtocolHandler;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -64,7 +64,11 @@ final class WebhookSender implements AutoCloseable {
     http.setSslContextFactory(tls);
     http.setName("notifier-webhook");
     http.setFollowRedirects(false);
-    http.getProtocolHandlers().remove(RedirectProtocolHandler.NAME);
+    // no redirects, authentication challenges, 100-continue or upgrades: every status is an answer
+    http.getProtocolHandlers().clear();
+    // webhooks carry no state: no cookies kept or sent, no Accept-Encoding (bodies are discarded)
+    http.setHttpCookieStore(new HttpCookieStore.Empty());
+    http.getContentDecoderFactories().clear();
     http.setConnectTimeout(Math.max(1, connectTimeout.toMillis()));
     http.setIdleTimeout(POOLED_IDLE.toMillis());
     http.setMaxConnectionsPerDestination(Math.max(1, maxInFlight));
@@ -77,6 +81,11 @@ final class WebhookSender implements AutoCloseable {
     this.client = http;
   }
 
+  /**
+   * Starts one request without blocking: signing and queueing the request happen on the calling
+   * worker thread, the outcome completes on a Jetty thread when the response (or failure) is
+   * complete.
+   */
   CompletableFuture<Outcome> send(Claim claim) {
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     try {
