@@ -92,7 +92,11 @@ public record NotifierConfig(
           "VIGIL_WEBHOOK_CONNECT_TIMEOUT", "2s", MS, Duration.ofMinutes(1), "Connect timeout.");
   static final Setting<Duration> READ_TIMEOUT =
       Setting.duration(
-          "VIGIL_WEBHOOK_READ_TIMEOUT", "5s", MS, Duration.ofMinutes(5), "Response timeout.");
+          "VIGIL_WEBHOOK_READ_TIMEOUT",
+          "5s",
+          MS,
+          Duration.ofMinutes(5),
+          "Total time for one request: connecting, sending and the complete response.");
   static final Setting<String> ADMIN_TOKEN =
       Setting.secret(
           "VIGIL_ADMIN_TOKEN", "", "Bearer token for /admin; empty disables the admin API.");
