@@ -1,6 +1,7 @@
 package dev.vigil.relay;
 
 import dev.vigil.contract.AlertTopic;
+import dev.vigil.kit.Redact;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import java.net.URI;
@@ -219,7 +220,7 @@ public record RelayConfig(
   public String toString() {
     return "RelayConfig[dbUrl=%s, dbUser=%s, dbPassword=<hidden>, kafka=%s, topic=%s, slot=%s, publication=%s, snapshotMode=%s, httpPort=%d, instanceId=%s]"
         .formatted(
-            dbUrl.replaceAll("\\?.*", "?…"),
+            Redact.withoutQuery(dbUrl),
             dbUser,
             kafkaBootstrapServers,
             topic,

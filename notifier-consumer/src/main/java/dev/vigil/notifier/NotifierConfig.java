@@ -2,6 +2,7 @@ package dev.vigil.notifier;
 
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.kit.ConfigException;
+import dev.vigil.kit.Redact;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import dev.vigil.notifier.webhook.WebhookRoute;
@@ -266,16 +267,10 @@ public record NotifierConfig(
     return value == null ? "" : value;
   }
 
-  /** JDBC URLs may carry a password as a parameter: never log the query part. */
-  private static String withoutQuery(String url) {
-    int query = url.indexOf('?');
-    return query < 0 ? url : url.substring(0, query) + "?…";
-  }
-
   @Override
   public String toString() {
     return "NotifierConfig[db="
-        + withoutQuery(dbUrl)
+        + Redact.withoutQuery(dbUrl)
         + ", topic="
         + topic
         + ", group="
