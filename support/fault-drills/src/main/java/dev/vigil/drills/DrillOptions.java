@@ -90,7 +90,7 @@ public record DrillOptions(
         "short",
         40,
         4,
-        60,
+        40,
         300,
         1,
         2,
