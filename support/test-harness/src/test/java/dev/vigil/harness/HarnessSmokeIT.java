@@ -56,6 +56,20 @@ class HarnessSmokeIT {
   }
 
   @Test
+  void durableServerForcesCommitsToDisk(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws SQLException {
+    try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start(dir, 0, true);
+        Connection connection =
+            java.sql.DriverManager.getConnection(
+                server.jdbcUrl("postgres"), EmbeddedPostgresServer.USER, "");
+        Statement statement = connection.createStatement()) {
+      assertThat(single(statement, "show fsync")).isEqualTo("on");
+      assertThat(single(statement, "show synchronous_commit")).isEqualTo("on");
+      assertThat(single(statement, "show full_page_writes")).isEqualTo("on");
+    }
+  }
+
+  @Test
   void eachTestGetsItsOwnDatabase(TestDatabase first, TestDatabase second) throws SQLException {
     assertThat(first.name()).isNotEqualTo(second.name());
     try (Connection connection = first.connect();
