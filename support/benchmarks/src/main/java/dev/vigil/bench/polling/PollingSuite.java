@@ -1,0 +1,118 @@
+package dev.vigil.bench.polling;
+
+import dev.vigil.bench.BenchContext;
+import dev.vigil.bench.Result;
+import dev.vigil.bench.Suite;
+import dev.vigil.bench.outbox.AckWatcher;
+import dev.vigil.bench.outbox.OutboxRun;
+import dev.vigil.bench.outbox.OutboxWriters;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Baseline (a): the polling relay with batch 1 and 50, polling every second and as fast as it can,
+ * fed by the same writers as the Vigil relay. Every case starts from an empty table and a fresh
+ * relay.
+ */
+public final class PollingSuite implements Suite {
+  public static final String NAME = "polling";
+  public static final String TOPIC = "bench.polling";
+
+  /** The rates of the live relay cases; only variants that can sustain them run them. */
+  public static final double[] RATES = {500, 1000, 2000};
+
+  @Override
+  public void run(BenchContext ctx) throws Exception {
+    ctx.infra().postgres().createDatabase("bench_polling");
+    DataSource db = ctx.infra().pool("bench_polling", WRITERS + 2);
+    PollingSchema.create(db);
+    ctx.infra().createTopic(TOPIC, PARTITIONS);
+    OutboxWriters writers = new OutboxWriters(db, PollingSchema.TABLE, WRITERS, SERVICES);
+    var opts = ctx.options();
+    try (Producer<String, String> producer = producer(ctx.infra().bootstrapServers());
+        AckWatcher watcher =
+            new AckWatcher(ctx.infra().bootstrapServers(), TOPIC, writers.commitMicros())) {
+      for (int batch : new int[] {1, 50}) {
+        for (Duration delay : new Duration[] {Duration.ofSeconds(1), Duration.ZERO}) {
+          String name = variant(batch, delay);
+          Case c = new Case(db, producer, writers, watcher, batch, delay, opts);
+          ctx.report()
+              .add(
+                  Result.median(
+                      NAME,
+                      name + " saturation",
+                      opts.repetitions(),
+                      "writers at full speed; latency over delivered rows only",
+                      rep -> c.measure(0, Duration.ofSeconds(2))));
+          if (delay.isZero()) {
+            for (double rate : RATES) {
+              ctx.report()
+                  .add(
+                      Result.median(
+                          NAME,
+                          name + " @" + (int) rate + "/s",
+                          opts.repetitions(),
+                          "",
+                          rep -> c.measure(rate, Duration.ofSeconds(10))));
+            }
+          } else if (batch > 1) {
+            double rate = batch / 2.0; // half its capacity of batch rows per poll
+            ctx.report()
+                .add(
+                    Result.median(
+                        NAME,
+                        name + " @" + (int) rate + "/s",
+                        opts.repetitions(),
+                        "half of its capacity (" + batch + " rows/poll)",
+                        rep -> c.measure(rate, Duration.ofSeconds(5))));
+          }
+        }
+      }
+    }
+  }
+
+  public static String variant(int batch, Duration delay) {
+    return "batch "
+        + batch
+        + ", "
+        + (delay.isZero() ? "no delay" : "every " + delay.toSeconds() + " s");
+  }
+
+  private record Case(
+      DataSource db,
+      Producer<String, String> producer,
+      OutboxWriters writers,
+      AckWatcher watcher,
+      int batch,
+      Duration delay,
+      dev.vigil.bench.BenchOptions opts) {
+
+    Map<String, Double> measure(double rate, Duration drain) {
+      try {
+        PollingSchema.reset(db, 20_000);
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot empty the polling table", e);
+      }
+      try (PollingRelay relay = new PollingRelay(db, producer, TOPIC, batch, delay)) {
+        return OutboxRun.measure(writers, watcher, opts.warmup(), opts.window(), rate, drain);
+      }
+    }
+  }
+
+  static Producer<String, String> producer(String bootstrap) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    return new KafkaProducer<>(p);
+  }
+}
