@@ -31,7 +31,15 @@ public record Headline(String name, double value, String unit, String aim, Boole
         Double.isNaN(value) ? null : value <= max);
   }
 
+  /** A figure shown for context, with no aim in the issue. */
+  public static Headline info(String name, double value, String unit) {
+    return new Headline(name, value, unit, "", null);
+  }
+
   String verdict() {
+    if (aim.isEmpty()) {
+      return Double.isNaN(value) ? "not measured" : "context";
+    }
     return met == null ? "not measured" : met ? "met" : "missed";
   }
 

@@ -31,12 +31,14 @@ public final class Infra implements AutoCloseable {
 
   public static final String MONITOR_HISTORY = "flyway_monitor_history";
 
+  private final Path postgresDataDir;
   private final EmbeddedPostgresServer postgres;
   private final EmbeddedKafkaBroker kafka;
   private final Admin admin;
   private final List<HikariDataSource> pools = new ArrayList<>();
 
-  private Infra(EmbeddedPostgresServer postgres, EmbeddedKafkaBroker kafka) {
+  private Infra(Path postgresDataDir, EmbeddedPostgresServer postgres, EmbeddedKafkaBroker kafka) {
+    this.postgresDataDir = postgresDataDir;
     this.postgres = postgres;
     this.kafka = kafka;
     this.admin =
@@ -54,7 +56,7 @@ public final class Infra implements AutoCloseable {
     EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(runDir.resolve("postgres"), 0, true);
     try {
       EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(runDir.resolve("kafka"), 0);
-      return new Infra(pg, broker);
+      return new Infra(runDir.resolve("postgres").resolve("data"), pg, broker);
     } catch (RuntimeException e) {
       pg.close();
       throw e;
@@ -63,6 +65,11 @@ public final class Infra implements AutoCloseable {
 
   public EmbeddedPostgresServer postgres() {
     return postgres;
+  }
+
+  /** The server's data directory (holds postmaster.pid, for CPU accounting). */
+  public Path postgresDataDir() {
+    return postgresDataDir;
   }
 
   public String bootstrapServers() {

@@ -1,6 +1,7 @@
 package dev.vigil.bench.outbox;
 
 import dev.vigil.bench.BenchContext;
+import dev.vigil.bench.Cases;
 import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import java.time.Duration;
@@ -11,8 +12,8 @@ import javax.sql.DataSource;
  * the ceiling a relay is compared with.
  */
 public final class DbLimitSuite implements Suite {
-  public static final String NAME = "limit";
-  public static final String CASE = "outbox rows, " + WRITERS + " writers";
+  public static final String NAME = Cases.LIMIT;
+  public static final String CASE = Cases.LIMIT_CASE;
 
   @Override
   public void run(BenchContext ctx) {

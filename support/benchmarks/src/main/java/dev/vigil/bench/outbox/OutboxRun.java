@@ -67,11 +67,12 @@ public final class OutboxRun {
     return m;
   }
 
-  static double ms(Histogram h, double percentile) {
+  public static double ms(Histogram h, double percentile) {
     return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
   }
 
-  static void sleep(long millis) {
+  /** Paces a poll loop (never used to synchronise a test). */
+  public static void sleep(long millis) {
     try {
       Thread.sleep(millis); // pacing a poll loop, not synchronising a test
     } catch (InterruptedException e) {

@@ -56,6 +56,16 @@ public final class OutboxWriters {
    * @return commit times (epoch micros) of every committed row, unsorted
    */
   public long[] run(Duration duration, double ratePerSecond) {
+    return run(duration, ratePerSecond, Long.MAX_VALUE);
+  }
+
+  /** Commits exactly {@code rows} rows as fast as the writers can (a backlog). */
+  public long[] runCount(long rows) {
+    return run(Duration.ofHours(1), 0, rows);
+  }
+
+  private long[] run(Duration duration, double ratePerSecond, long maxRows) {
+    AtomicLong budget = new AtomicLong(maxRows);
     long end = System.nanoTime() + duration.toNanos();
     long[][] times = new long[threads][];
     List<RuntimeException> failures = new CopyOnWriteArrayList<>();
@@ -68,7 +78,7 @@ public final class OutboxWriters {
               .start(
                   () -> {
                     try {
-                      times[index] = write(index, end, ratePerSecond / threads);
+                      times[index] = write(index, end, ratePerSecond / threads, budget);
                     } catch (RuntimeException e) {
                       failures.add(e);
                       times[index] = new long[0];
@@ -89,7 +99,7 @@ public final class OutboxWriters {
     return Arrays.stream(times).flatMapToLong(Arrays::stream).toArray();
   }
 
-  private long[] write(int index, long endNanos, double ratePerThread) {
+  private long[] write(int index, long endNanos, double ratePerThread, AtomicLong budget) {
     long intervalNanos = ratePerThread > 0 ? (long) (1e9 / ratePerThread) : 0;
     long next =
         System.nanoTime() + (intervalNanos > 0 ? (long) (intervalNanos * index / threads) : 0);
@@ -113,7 +123,7 @@ public final class OutboxWriters {
           }
           next += intervalNanos;
         }
-        if (System.nanoTime() >= endNanos) {
+        if (System.nanoTime() >= endNanos || budget.getAndDecrement() <= 0) {
           break;
         }
         UUID eventId = UUID.randomUUID();

@@ -1,6 +1,7 @@
 package dev.vigil.bench.polling;
 
 import dev.vigil.bench.BenchContext;
+import dev.vigil.bench.Cases;
 import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.AckWatcher;
@@ -22,7 +23,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * relay.
  */
 public final class PollingSuite implements Suite {
-  public static final String NAME = "polling";
+  public static final String NAME = Cases.POLLING;
   public static final String TOPIC = "bench.polling";
 
   /** The rates of the live relay cases; only variants that can sustain them run them. */

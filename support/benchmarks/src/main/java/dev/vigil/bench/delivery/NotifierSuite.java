@@ -1,0 +1,138 @@
+package dev.vigil.bench.delivery;
+
+import dev.vigil.bench.BenchContext;
+import dev.vigil.bench.Cases;
+import dev.vigil.bench.Result;
+import dev.vigil.bench.Suite;
+import dev.vigil.bench.outbox.Clocks;
+import dev.vigil.bench.outbox.OutboxRun;
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.AlertTopic;
+import dev.vigil.notifier.NotifierService;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Notifier throughput: a topic is filled with alternating FAILED / RECOVERED events of 500
+ * services, then the notifier starts (default settings) and delivers them to a local receiver that
+ * answers at once. Deliveries/s run from the first to the last event's arrival; per-service order
+ * is checked against the order produced.
+ */
+public final class NotifierSuite implements Suite {
+  public static final String NAME = Cases.NOTIFIER;
+  public static final String CASE = Cases.NOTIFIER_CASE;
+  private static final int SERVICES_COUNT = 500;
+
+  @Override
+  public void run(BenchContext ctx) {
+    int events = ctx.options().quick() ? 5_000 : 20_000;
+    try (WebhookReceiver receiver = new WebhookReceiver()) {
+      ctx.report()
+          .add(
+              Result.median(
+                  NAME,
+                  CASE,
+                  ctx.options().repetitions(),
+                  events
+                      + " events of "
+                      + SERVICES_COUNT
+                      + " services already in Kafka when the notifier starts",
+                  rep -> measure(ctx, receiver, rep, events)));
+    }
+  }
+
+  private static Map<String, Double> measure(
+      BenchContext ctx, WebhookReceiver receiver, int rep, int events) {
+    String topic = "bench.notify." + rep + "." + System.nanoTime();
+    ctx.infra().createTopic(topic, PARTITIONS);
+    Map<String, List<UUID>> produced = produce(ctx.infra().bootstrapServers(), topic, events);
+    receiver.clear();
+    long started = Clocks.nowMicros();
+    Map<String, Double> m = new LinkedHashMap<>();
+    try (NotifierService notifier =
+        Notifier.start(
+            ctx.infra(), "bench_notifier", topic, "bench-notifier-" + topic, receiver.url())) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+      while (receiver.distinct() < events && System.nanoTime() < deadline) {
+        OutboxRun.sleep(20);
+      }
+    }
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    for (long at : receiver.firstArrival().values()) {
+      first = Math.min(first, at);
+      last = Math.max(last, at);
+    }
+    int violations = 0;
+    for (var e : produced.entrySet()) {
+      if (!receiver.order(e.getKey()).equals(e.getValue())) {
+        violations++;
+      }
+    }
+    m.put("events_per_s", receiver.distinct() / ((last - first + 1000) / 1e6));
+    m.put("incl_start_per_s", receiver.distinct() / ((last - started) / 1e6));
+    m.put("delivered", (double) receiver.distinct());
+    m.put("duplicates", (double) (receiver.requests() - receiver.distinct()));
+    m.put("services_out_of_order", (double) violations);
+    return m;
+  }
+
+  private static Map<String, List<UUID>> produce(String bootstrap, String topic, int events) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    Map<String, List<UUID>> order = new LinkedHashMap<>();
+    Instant t0 = Instant.now().minusSeconds(3600);
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+      UUID[] incident = new UUID[SERVICES_COUNT];
+      Instant[] opened = new Instant[SERVICES_COUNT];
+      for (int i = 0; i < events; i++) {
+        int s = i % SERVICES_COUNT;
+        String service = "notify-" + s;
+        Instant at = t0.plusMillis(i);
+        AlertEvent event;
+        if (incident[s] == null) {
+          incident[s] = UUID.randomUUID();
+          opened[s] = at;
+          event = AlertEvent.failed(UUID.randomUUID(), incident[s], service, at, 3, "HTTP 503");
+        } else {
+          event =
+              AlertEvent.recovered(
+                  UUID.randomUUID(), incident[s], service, at, 3, "HTTP 503", opened[s]);
+          incident[s] = null;
+        }
+        ProducerRecord<String, String> record =
+            new ProducerRecord<>(topic, service, AlertEventJson.write(event));
+        record.headers().add(AlertTopic.HEADER_EVENT_ID, utf8(event.eventId().toString()));
+        record.headers().add(AlertTopic.HEADER_KIND, utf8(event.kind().name()));
+        record.headers().add(AlertTopic.HEADER_INCIDENT_ID, utf8(event.incidentId().toString()));
+        record
+            .headers()
+            .add(AlertTopic.HEADER_SCHEMA_VERSION, utf8(String.valueOf(event.schemaVersion())));
+        producer.send(record);
+        order.computeIfAbsent(service, k -> new ArrayList<>()).add(event.eventId());
+      }
+      producer.flush();
+    }
+    return order;
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
