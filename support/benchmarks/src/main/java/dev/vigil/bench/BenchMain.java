@@ -55,8 +55,8 @@ public final class BenchMain {
         }
         LOG.info(
             "suite finished name={} tookS={}", name, (System.nanoTime() - started) / 1_000_000_000);
+        report.write(options.outDir(), options.reportFile()); // a later failure keeps these
       }
-      Headlines.add(report);
       report.printTable(System.out);
       report.write(options.outDir(), options.reportFile());
       LOG.info("report written dir={} markdown={}", options.outDir(), options.reportFile());

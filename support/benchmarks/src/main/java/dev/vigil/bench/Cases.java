@@ -7,6 +7,7 @@ public final class Cases {
   public static final String POLLING = "polling";
   public static final String RELAY = "relay";
   public static final String RELAY_SATURATION = "vigil saturation";
+  public static final String RELAY_AT_90 = "vigil @0.9x limit";
   public static final String CATCHUP = "catchup";
   public static final String CATCHUP_CASE = "vigil backlog";
   public static final String RECORDER = "recorder";

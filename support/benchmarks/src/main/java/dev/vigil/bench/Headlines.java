@@ -1,10 +1,20 @@
 package dev.vigil.bench;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
 /** The headline figures of the issue, as ratios to the baselines of the same run where it asks. */
 final class Headlines {
   private Headlines() {}
 
-  static void add(Report r) {
+  static List<Headline> compute(Report r) {
+    List<Headline> out = new ArrayList<>();
+    add(r, out::add);
+    return out;
+  }
+
+  private static void add(Report r, Consumer<Headline> sink) {
     double limit = r.metric(Cases.LIMIT, Cases.LIMIT_CASE, "events_per_s");
     double polling =
         r.results().stream()
@@ -14,50 +24,50 @@ final class Headlines {
             .max()
             .orElse(Double.NaN);
     double relay = r.metric(Cases.RELAY, Cases.RELAY_SATURATION, "events_per_s");
-    r.headline(Headline.atLeast("relay live / database commit limit", relay / limit, "x", 0.9));
-    r.headline(Headline.atLeast("relay live / best polling relay", relay / polling, "x", 5));
-    r.headline(Headline.info("relay live at saturation (absolute)", relay, "events/s"));
-    r.headline(Headline.info("database commit limit (absolute)", limit, "commits/s"));
-    r.headline(Headline.info("best polling relay at saturation (absolute)", polling, "events/s"));
-    r.headline(
+    sink.accept(Headline.atLeast("relay live / database commit limit", relay / limit, "x", 0.9));
+    sink.accept(Headline.atLeast("relay live / best polling relay", relay / polling, "x", 5));
+    sink.accept(Headline.info("relay live at saturation (absolute)", relay, "events/s"));
+    sink.accept(Headline.info("database commit limit (absolute)", limit, "commits/s"));
+    sink.accept(Headline.info("best polling relay at saturation (absolute)", polling, "events/s"));
+    sink.accept(
         Headline.atLeast(
             "relay catch-up of the backlog (first → last record)",
             r.metric(Cases.CATCHUP, Cases.CATCHUP_CASE, "events_per_s"),
             "events/s",
             15_000));
-    r.headline(
+    sink.accept(
         Headline.atLeast(
             "relay catch-up of the backlog (restart → last record)",
             r.metric(Cases.CATCHUP, Cases.CATCHUP_CASE, "incl_start_per_s"),
             "events/s",
             15_000));
-    r.headline(
+    sink.accept(
         Headline.atMost(
             "relay p99 commit → Kafka ack at 1,000/s",
             r.metric(Cases.RELAY, Cases.relayAt(1000), "p99_ms"),
             "ms",
             20));
     double recorder = r.metric(Cases.RECORDER, Cases.recorder(8, 10_000), "events_per_s");
-    r.headline(
+    sink.accept(
         Headline.atLeast("recorder, 8 connections, 10,000 services", recorder, "results/s", 5_000));
-    r.headline(
+    sink.accept(
         Headline.info(
             "recorder / plain single-row commits (8 connections)",
             recorder / r.metric(Cases.RECORDER, Cases.plain(8), "events_per_s"),
             "x"));
-    r.headline(
+    sink.accept(
         Headline.atMost(
             "probing 10,000 targets at 10 s: schedule lag p99",
             r.metric(Cases.PROBING, Cases.PROBING_CASE, "lag_p99_ms"),
             "ms",
             1_000));
-    r.headline(
+    sink.accept(
         Headline.atMost(
             "end to end FAILED commit → receiver p99 at 1,000/s",
             r.metric(Cases.E2E, Cases.E2E_CASE, "p99_ms"),
             "ms",
             250));
-    r.headline(
+    sink.accept(
         Headline.atLeast(
             "notifier deliveries",
             r.metric(Cases.NOTIFIER, Cases.NOTIFIER_CASE, "events_per_s"),

@@ -26,7 +26,6 @@ public final class Report {
   private final BenchOptions options;
   private final List<Result> results = new CopyOnWriteArrayList<>();
   private final List<String> notes = new CopyOnWriteArrayList<>();
-  private final List<Headline> headlines = new ArrayList<>();
   private MachineFacts facts;
 
   public Report(String command, BenchOptions options) {
@@ -51,10 +50,6 @@ public final class Report {
     System.out.println("note: " + note);
   }
 
-  public void headline(Headline headline) {
-    headlines.add(headline);
-  }
-
   public List<Result> results() {
     return List.copyOf(results);
   }
@@ -69,17 +64,23 @@ public final class Report {
     return find(suite, variant).map(r -> r.get(metric)).orElse(Double.NaN);
   }
 
+  /** The headline figures computed from the results so far. */
+  public List<Headline> headlines() {
+    return Headlines.compute(this);
+  }
+
   /** Prints the full table and the headlines. */
   public void printTable(PrintStream out) {
     out.println();
     out.println(header());
     results.forEach(r -> out.println(row(r)));
     out.println();
-    headlines.forEach(
-        h ->
-            out.printf(
-                "%-55s %12s %-10s aim %-16s %s%n",
-                h.name(), Headline.format(h.value()), h.unit(), h.aim(), h.verdict()));
+    headlines()
+        .forEach(
+            h ->
+                out.printf(
+                    "%-55s %12s %-10s aim %-16s %s%n",
+                    h.name(), Headline.format(h.value()), h.unit(), h.aim(), h.verdict()));
   }
 
   private static String header() {
@@ -144,7 +145,7 @@ public final class Report {
     }
     root.put("results", rs);
     List<Map<String, Object>> hs = new ArrayList<>();
-    for (Headline h : headlines) {
+    for (Headline h : headlines()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", h.name());
       m.put("value", Double.isNaN(h.value()) ? null : h.value());
@@ -185,7 +186,7 @@ public final class Report {
                 options.window().toMillis() / 1000.0));
     md.append("\n## Headlines (ratios to baselines measured in this run)\n\n");
     md.append("| figure | measured | aim | verdict |\n|---|---:|---|---|\n");
-    for (Headline h : headlines) {
+    for (Headline h : headlines()) {
       md.append(
           "| %s | %s %s | %s | %s |\n"
               .formatted(h.name(), Headline.format(h.value()), h.unit(), h.aim(), h.verdict()));

@@ -64,6 +64,27 @@ public final class RelaySuite implements Suite {
                           Duration.ofSeconds(15));
                     }));
       }
+      double limit = ctx.report().metric(Cases.LIMIT, Cases.LIMIT_CASE, "events_per_s");
+      if (!Double.isNaN(limit)) {
+        double rate = Math.floor(limit * 0.9);
+        ctx.report()
+            .add(
+                Result.median(
+                    NAME,
+                    Cases.RELAY_AT_90,
+                    opts.repetitions(),
+                    "offered " + (int) rate + "/s = 0.9 x the commit limit measured in this run",
+                    rep -> {
+                      CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
+                      return OutboxRun.measure(
+                          writers,
+                          watcher,
+                          opts.warmup(),
+                          opts.window(),
+                          rate,
+                          Duration.ofSeconds(30));
+                    }));
+      }
       if (watcher.createTimeRecords() > 0) {
         ctx.report()
             .note(
