@@ -26,7 +26,8 @@ public record MachineFacts(
     String jvmArgs,
     String postgres,
     String postgresSettings,
-    String kafka) {
+    String kafka,
+    String build) {
 
   /** Collects the facts of this machine and of the servers behind {@code db}. */
   public static MachineFacts collect(DataSource db) {
@@ -50,7 +51,8 @@ public record MachineFacts(
             "select string_agg(name || '=' || setting, ', ' order by name) from pg_settings where"
                 + " name in ('fsync','synchronous_commit','wal_level','shared_buffers',"
                 + "'full_page_writes','max_connections')"),
-        "Apache Kafka " + AppInfoParser.getVersion() + " (single KRaft node in the benchmark JVM)");
+        "Apache Kafka " + AppInfoParser.getVersion() + " (single KRaft node in the benchmark JVM)",
+        gitHead());
   }
 
   Map<String, Object> asMap() {
@@ -65,7 +67,25 @@ public record MachineFacts(
     m.put("postgres", postgres);
     m.put("postgresSettings", postgresSettings);
     m.put("kafka", kafka);
+    m.put("build", build);
     return m;
+  }
+
+  /** The commit the benchmark was built from, as far as git in the working directory knows. */
+  private static String gitHead() {
+    try {
+      Process p =
+          new ProcessBuilder("git", "log", "-1", "--format=%h %s")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes()).trim();
+      return p.waitFor() == 0 ? out : "unknown";
+    } catch (IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
   }
 
   private static String cpuModel() {

@@ -215,6 +215,7 @@ public final class Report {
                   other.toString().trim(),
                   r.note() == null ? "" : r.note()));
     }
+    md.append('\n').append(Method.TEXT);
     if (!notes.isEmpty()) {
       md.append("\n## Notes from the run\n\n");
       notes.forEach(n -> md.append("- ").append(n).append('\n'));
