@@ -30,14 +30,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   private final Path dataDir;
   private final Path workDir;
   private final Map<String, String> settings;
+  private final boolean stopWithJvm;
   private int port;
   private EmbeddedPostgres postgres;
 
-  private EmbeddedPostgresServer(Path baseDir, int port, Map<String, String> settings) {
+  private EmbeddedPostgresServer(
+      Path baseDir, int port, Map<String, String> settings, boolean stopWithJvm) {
     this.dataDir = baseDir.resolve("data");
     this.workDir = baseDir.resolve("binaries");
     this.port = port;
     this.settings = settings;
+    this.stopWithJvm = stopWithJvm;
   }
 
   /**
@@ -48,6 +51,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    *     the process) for speed
    */
   public static EmbeddedPostgresServer start(Path baseDir, int port, boolean durable) {
+    return start(baseDir, port, durable, true);
+  }
+
+  /**
+   * As {@link #start(Path, int, boolean)}; with {@code stopWithJvm} false no JVM shutdown hook
+   * stops the server, so an application can stop its own clients first and the server last.
+   */
+  public static EmbeddedPostgresServer start(
+      Path baseDir, int port, boolean durable, boolean stopWithJvm) {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("wal_level", "logical");
     settings.put("max_replication_slots", "64");
@@ -59,7 +71,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       settings.put("fsync", "off");
       settings.put("full_page_writes", "off");
     }
-    EmbeddedPostgresServer server = new EmbeddedPostgresServer(baseDir, port, settings);
+    EmbeddedPostgresServer server =
+        new EmbeddedPostgresServer(baseDir, port, settings, stopWithJvm);
     server.start();
     return server;
   }
@@ -78,6 +91,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               .setCleanDataDirectory(false)
               .setOverrideWorkingDirectory(workDir.toFile())
               .setPGStartupWait(Duration.ofSeconds(60))
+              .setRegisterShutdownHook(stopWithJvm)
               .setPort(port);
       settings.forEach(builder::setServerConfig);
       long started = System.nanoTime();

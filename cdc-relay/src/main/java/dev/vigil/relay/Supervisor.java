@@ -1,0 +1,161 @@
+package dev.vigil.relay;
+
+import dev.vigil.relay.ops.RelayMetrics;
+import dev.vigil.relay.ops.RelayStatus;
+import dev.vigil.relay.standby.LeaderLock;
+import dev.vigil.relay.stream.OutboxStream;
+import dev.vigil.relay.stream.RelaySchema;
+import dev.vigil.relay.stream.SlotMissingException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves one relay instance between standby, streaming and failing, on its own thread.
+ *
+ * <p>Loop: take the advisory lock (else stay standby and try again), prepare the database, run the
+ * engine until it fails, the lock's connection is lost, or the relay is stopped; then release the
+ * lock. Failures (database or Kafka unreachable, engine errors) are retried with exponential
+ * backoff up to {@link RelayConfig#maxRetryBackoff()}; every restart resumes from the stored
+ * offsets. A missing slot with stored offsets is fatal: the loop ends and {@link #terminated()}
+ * completes exceptionally.
+ */
+final class Supervisor implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
+  private static final Duration INITIAL_BACKOFF = Duration.ofMillis(500);
+  private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
+  private static final Duration KAFKA_STALL = Duration.ofSeconds(10);
+
+  private final RelayConfig config;
+  private final RelayStatus status;
+  private final RelayMetrics metrics;
+  private final LeaderLock lock;
+  private final CountDownLatch stopSignal = new CountDownLatch(1);
+  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+
+  Supervisor(RelayConfig config, RelayStatus status, RelayMetrics metrics) {
+    this.config = config;
+    this.status = status;
+    this.metrics = metrics;
+    this.lock =
+        new LeaderLock(config.dbUrl(), config.dbUser(), config.dbPassword(), config.slotName());
+  }
+
+  /** Completes when the loop ended: normally after {@link #stop()}, exceptionally when fatal. */
+  CompletableFuture<Void> terminated() {
+    return terminated;
+  }
+
+  /** Asks the loop to finish: the running engine stops gracefully and the lock is released. */
+  void stop() {
+    stopSignal.countDown();
+  }
+
+  @Override
+  public void run() {
+    Duration backoff = INITIAL_BACKOFF;
+    try {
+      while (!stopping()) {
+        AtomicBoolean streamed = new AtomicBoolean();
+        try {
+          if (!lock.tryAcquire()) {
+            status.standby("another instance holds the lock of slot " + config.slotName());
+            pause(config.standbyPollInterval());
+            continue;
+          }
+          status.active(true);
+          status.standby("lock acquired, preparing");
+          new RelaySchema(config).prepare();
+          streamOnce(streamed);
+        } catch (SlotMissingException e) {
+          log.error("relay refuses to start: {}", e.getMessage());
+          status.failing(e.getMessage());
+          terminated.completeExceptionally(e);
+          return;
+        } catch (SQLException | RuntimeException | ExecutionException e) {
+          String reason = reason(e);
+          log.warn("relay run failed, retrying in {} reason={}", backoff, reason);
+          status.failing(reason);
+        } finally {
+          status.active(false);
+          lock.close();
+        }
+        if (stopping()) {
+          break;
+        }
+        backoff = streamed.get() ? INITIAL_BACKOFF : min(backoff.multipliedBy(2));
+        pause(backoff);
+      }
+      status.standby("stopped");
+      terminated.complete(null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      lock.close();
+      terminated.complete(null);
+    } catch (Throwable t) {
+      terminated.completeExceptionally(t);
+      throw t;
+    }
+  }
+
+  private void streamOnce(AtomicBoolean streamed) throws InterruptedException, ExecutionException {
+    try (OutboxStream stream =
+        OutboxStream.start(
+            config,
+            metrics,
+            () -> {
+              streamed.set(true);
+              status.streaming();
+            },
+            () -> {})) {
+      boolean stalled = false;
+      while (!stopping()) {
+        try {
+          stream.completion().get(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+          throw new IllegalStateException("engine stopped unexpectedly");
+        } catch (TimeoutException stillRunning) {
+          if (!lock.isHeld()) {
+            throw new IllegalStateException("lost the lock's database connection");
+          }
+          Duration pending = stream.pendingKafkaAck();
+          if (pending.compareTo(KAFKA_STALL) > 0) {
+            stalled = true;
+            status.failing(
+                "Kafka has not acknowledged the current batch for over "
+                    + KAFKA_STALL.toSeconds()
+                    + " s; still retrying, nothing is skipped");
+          } else if (stalled && streamed.get()) {
+            stalled = false;
+            status.streaming();
+          }
+        }
+      }
+      log.info("relay stopping slot={}", config.slotName());
+    }
+  }
+
+  private boolean stopping() {
+    return stopSignal.getCount() == 0;
+  }
+
+  private void pause(Duration duration) throws InterruptedException {
+    stopSignal.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private Duration min(Duration candidate) {
+    return candidate.compareTo(config.maxRetryBackoff()) > 0 ? config.maxRetryBackoff() : candidate;
+  }
+
+  private static String reason(Throwable e) {
+    Throwable root = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+    String message = root.getMessage();
+    return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+  }
+}

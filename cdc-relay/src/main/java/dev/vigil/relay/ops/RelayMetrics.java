@@ -1,0 +1,89 @@
+package dev.vigil.relay.ops;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The relay's Prometheus metrics: events relayed, batches, Kafka send latency, milliseconds behind
+ * the source commit, slot lag in bytes, age of the last relayed event and whether this instance is
+ * the active one.
+ */
+public final class RelayMetrics {
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Counter events;
+  private final Counter batches;
+  private final Timer sendLatency;
+  private final AtomicLong behindSourceMs = new AtomicLong(-1);
+  private final AtomicLong slotLagBytes = new AtomicLong(-1);
+  private final AtomicLong lastEventAtMs = new AtomicLong(0);
+
+  public RelayMetrics(RelayStatus status) {
+    events =
+        Counter.builder("vigil.relay.events.relayed")
+            .description("Outbox events acknowledged by Kafka")
+            .register(registry);
+    batches =
+        Counter.builder("vigil.relay.batches")
+            .description("Engine batches fully acknowledged by Kafka")
+            .register(registry);
+    sendLatency =
+        Timer.builder("vigil.relay.kafka.send")
+            .description("Time from sending a batch to Kafka until every record is acknowledged")
+            .publishPercentiles(0.5, 0.99)
+            .register(registry);
+    Gauge.builder("vigil.relay.behind.source.ms", behindSourceMs, AtomicLong::get)
+        .description("Milliseconds between the source commit and Kafka's ack of the last event")
+        .register(registry);
+    Gauge.builder("vigil.relay.slot.lag.bytes", slotLagBytes, AtomicLong::get)
+        .description("pg_current_wal_lsn() - confirmed_flush_lsn of the slot (-1 = unknown)")
+        .register(registry);
+    Gauge.builder("vigil.relay.last.event.age.seconds", lastEventAtMs, RelayMetrics::ageSeconds)
+        .description("Seconds since the last event was relayed (-1 = none yet)")
+        .register(registry);
+    Gauge.builder("vigil.relay.active", status, s -> s.active() ? 1 : 0)
+        .description("1 while this instance holds the lock and is the active relay, 0 on standby")
+        .register(registry);
+  }
+
+  /** Records one batch acknowledged by Kafka. */
+  public void batchRelayed(int eventCount, Duration sendTime, long lastSourceCommitMs) {
+    batches.increment();
+    sendLatency.record(sendTime);
+    if (eventCount > 0) {
+      events.increment(eventCount);
+      long now = System.currentTimeMillis();
+      lastEventAtMs.set(now);
+      if (lastSourceCommitMs > 0) {
+        behindSourceMs.set(Math.max(0, now - lastSourceCommitMs));
+      }
+    }
+  }
+
+  public void slotLag(long bytes) {
+    slotLagBytes.set(bytes);
+  }
+
+  public long slotLagBytes() {
+    return slotLagBytes.get();
+  }
+
+  public double eventsRelayed() {
+    return events.count();
+  }
+
+  /** The Prometheus text exposition. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  private static double ageSeconds(AtomicLong lastMs) {
+    long last = lastMs.get();
+    return last == 0 ? -1 : (System.currentTimeMillis() - last) / 1000.0;
+  }
+}

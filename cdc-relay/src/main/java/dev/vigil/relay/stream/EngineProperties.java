@@ -1,0 +1,104 @@
+package dev.vigil.relay.stream;
+
+import dev.vigil.contract.AlertTopic;
+import dev.vigil.contract.OutboxContract;
+import dev.vigil.relay.RelayConfig;
+import java.util.Properties;
+
+/** Debezium engine, PostgreSQL connector and Outbox EventRouter configuration for the relay. */
+final class EngineProperties {
+  /** Topic prefix of the connector's own (never published) change topics. */
+  static final String TOPIC_PREFIX = "vigil_relay";
+
+  private EngineProperties() {}
+
+  static Properties of(RelayConfig config) {
+    Properties p = new Properties();
+    p.setProperty("name", "vigil-relay-" + config.slotName());
+    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+
+    // Offsets: in PostgreSQL, stored after every batch that Kafka acknowledged.
+    p.setProperty("offset.storage", PostgresOffsetStore.class.getName());
+    p.setProperty(PostgresOffsetStore.URL, config.dbUrl());
+    p.setProperty(PostgresOffsetStore.USER, config.dbUser());
+    p.setProperty(PostgresOffsetStore.PASSWORD, config.dbPassword());
+    p.setProperty(PostgresOffsetStore.SLOT, config.slotName());
+    p.setProperty(
+        "offset.flush.interval.ms", String.valueOf(config.offsetFlushInterval().toMillis()));
+    p.setProperty("offset.flush.timeout.ms", "10000");
+
+    // Source: pgoutput on our own slot and a publication the relay manages itself.
+    p.setProperty("database.hostname", config.dbHost());
+    p.setProperty("database.port", String.valueOf(config.dbPort()));
+    p.setProperty("database.dbname", config.dbName());
+    p.setProperty("database.user", config.dbUser());
+    p.setProperty("database.password", config.dbPassword());
+    p.setProperty("topic.prefix", TOPIC_PREFIX);
+    p.setProperty("plugin.name", "pgoutput");
+    p.setProperty("slot.name", config.slotName());
+    p.setProperty("publication.name", config.publicationName());
+    p.setProperty("publication.autocreate.mode", "disabled");
+    p.setProperty("snapshot.mode", config.snapshotMode());
+    p.setProperty(
+        "table.include.list", OutboxContract.QUALIFIED_TABLE + "," + RelaySchema.HEARTBEAT_TABLE);
+    p.setProperty("lsn.flush.mode", "connector");
+    // A standby taking over may find the slot still marked active for a moment.
+    p.setProperty("slot.max.retries", "40");
+    p.setProperty("slot.retry.delay.ms", "500");
+
+    // Heartbeats: a row in the (published) heartbeat table, so the slot advances while idle.
+    p.setProperty("heartbeat.interval.ms", String.valueOf(config.heartbeatInterval().toMillis()));
+    p.setProperty("heartbeat.action.query", heartbeatQuery(config.slotName()));
+
+    // Latency: look for changes every few ms; batches still grow to max.batch.size under load.
+    p.setProperty("poll.interval.ms", String.valueOf(config.pollInterval().toMillis()));
+    p.setProperty("max.batch.size", "2048");
+    p.setProperty("max.queue.size", "8192");
+
+    // Outbox EventRouter, applied to outbox change events only.
+    p.setProperty("transforms", "outbox");
+    p.setProperty("transforms.outbox.type", "io.debezium.transforms.outbox.EventRouter");
+    p.setProperty("transforms.outbox.predicate", "isOutbox");
+    p.setProperty("transforms.outbox.route.by.field", OutboxContract.COLUMN_AGGREGATE_TYPE);
+    p.setProperty("transforms.outbox.route.topic.replacement", config.topic());
+    p.setProperty("transforms.outbox.table.field.event.id", OutboxContract.COLUMN_ID);
+    p.setProperty("transforms.outbox.table.field.event.key", OutboxContract.COLUMN_AGGREGATE_ID);
+    p.setProperty("transforms.outbox.table.field.event.payload", OutboxContract.COLUMN_PAYLOAD);
+    p.setProperty("transforms.outbox.table.expand.json.payload", "false");
+    p.setProperty(
+        "transforms.outbox.table.fields.additional.placement",
+        OutboxContract.COLUMN_TYPE
+            + ":header:"
+            + AlertTopic.HEADER_KIND
+            + ","
+            + OutboxContract.COLUMN_INCIDENT_ID
+            + ":header:"
+            + AlertTopic.HEADER_INCIDENT_ID
+            + ","
+            + OutboxContract.COLUMN_SCHEMA_VERSION
+            + ":header:"
+            + AlertTopic.HEADER_SCHEMA_VERSION);
+    p.setProperty("predicates", "isOutbox");
+    p.setProperty(
+        "predicates.isOutbox.type",
+        "org.apache.kafka.connect.transforms.predicates.TopicNameMatches");
+    p.setProperty(
+        "predicates.isOutbox.pattern",
+        TOPIC_PREFIX + "\\." + OutboxContract.SCHEMA + "\\." + OutboxContract.TABLE);
+    return p;
+  }
+
+  /**
+   * Inserts a heartbeat row and prunes old ones in one statement (the publication carries inserts
+   * only, so an upsert would not reach the slot).
+   */
+  static String heartbeatQuery(String slot) {
+    return "with pruned as (delete from "
+        + RelaySchema.HEARTBEAT_TABLE
+        + " where beat_at < now() - interval '1 hour') insert into "
+        + RelaySchema.HEARTBEAT_TABLE
+        + " (slot_name) values ('"
+        + slot
+        + "')";
+  }
+}

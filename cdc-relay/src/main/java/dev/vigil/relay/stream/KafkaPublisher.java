@@ -1,0 +1,148 @@
+package dev.vigil.relay.stream;
+
+import dev.vigil.relay.ops.RelayMetrics;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes each engine batch to Kafka and only then tells Debezium the batch is processed.
+ *
+ * <p>Guarantees: records are sent in the order the engine delivers them (commit order), with the
+ * service name as the key, so one service's events land in one partition in commit order. {@link
+ * DebeziumEngine.RecordCommitter#markProcessed} is called only after {@code flush()} returned and
+ * every send's future completed without error, so the offsets Debezium stores (and the slot
+ * position it confirms) are never ahead of Kafka's acknowledgements. A send that fails is never
+ * skipped: the batch throws, the engine stops without storing its offsets, and the relay restarts
+ * from the last stored offset (at-least-once; the unacknowledged tail may be sent again). Retriable
+ * errors are retried by the producer itself (its delivery timeout is unbounded).
+ */
+final class KafkaPublisher
+    implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
+  private static final Logger log = LoggerFactory.getLogger(KafkaPublisher.class);
+  private static final Duration SEND_RETRY_BACKOFF = Duration.ofMillis(200);
+
+  private final Producer<byte[], byte[]> producer;
+  private final String topic;
+  private final RelayMetrics metrics;
+  private final Runnable onFirstBatch;
+  private volatile boolean firstBatchSeen;
+  private volatile long sendingSinceNanos;
+
+  KafkaPublisher(
+      Producer<byte[], byte[]> producer,
+      String topic,
+      RelayMetrics metrics,
+      Runnable onFirstBatch) {
+    this.producer = producer;
+    this.topic = topic;
+    this.metrics = metrics;
+    this.onFirstBatch = onFirstBatch;
+  }
+
+  @Override
+  public void handleBatch(
+      List<RecordChangeEvent<SourceRecord>> batch,
+      DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+      throws InterruptedException {
+    long started = System.nanoTime();
+    List<Future<RecordMetadata>> sends = new ArrayList<>(batch.size());
+    long lastCommitMs = 0;
+    for (RecordChangeEvent<SourceRecord> event : batch) {
+      SourceRecord record = event.record();
+      if (topic.equals(record.topic())) {
+        sends.add(send(toProducerRecord(record)));
+        lastCommitMs = Math.max(lastCommitMs, sourceCommitMs(record));
+      }
+    }
+    if (!sends.isEmpty()) {
+      sendingSinceNanos = started;
+      try {
+        producer.flush();
+        for (Future<RecordMetadata> send : sends) {
+          awaitAck(send);
+        }
+      } finally {
+        sendingSinceNanos = 0;
+      }
+    }
+    for (RecordChangeEvent<SourceRecord> event : batch) {
+      committer.markProcessed(event);
+    }
+    committer.markBatchFinished();
+    metrics.batchRelayed(sends.size(), Duration.ofNanos(System.nanoTime() - started), lastCommitMs);
+    if (!firstBatchSeen) {
+      firstBatchSeen = true;
+      onFirstBatch.run();
+    }
+  }
+
+  /** How long the current batch has been waiting for Kafka's acknowledgements (0 = none). */
+  Duration pendingAck() {
+    long since = sendingSinceNanos;
+    return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
+  }
+
+  private Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record)
+      throws InterruptedException {
+    while (true) {
+      try {
+        return producer.send(record);
+      } catch (RetriableException e) {
+        // Nothing was appended for this record, so retrying it keeps the order.
+        log.warn("kafka send not accepted, retrying topic={} error={}", topic, e.getMessage());
+        Thread.sleep(SEND_RETRY_BACKOFF);
+      }
+    }
+  }
+
+  private void awaitAck(Future<RecordMetadata> send) throws InterruptedException {
+    try {
+      send.get();
+    } catch (ExecutionException e) {
+      throw new RelaySendException("Kafka did not acknowledge a record of topic " + topic, e);
+    }
+  }
+
+  ProducerRecord<byte[], byte[]> toProducerRecord(SourceRecord record) {
+    RecordHeaders headers = new RecordHeaders();
+    for (Header header : record.headers()) {
+      if (header.value() != null) {
+        headers.add(header.key(), utf8(header.value()));
+      }
+    }
+    return new ProducerRecord<>(
+        topic,
+        null,
+        record.timestamp(),
+        record.key() == null ? null : utf8(record.key()),
+        record.value() == null ? null : utf8(record.value()),
+        headers);
+  }
+
+  /** The payload column is jsonb, which Debezium hands over as its JSON text: sent as is. */
+  private static byte[] utf8(Object value) {
+    return String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static long sourceCommitMs(SourceRecord record) {
+    Map<String, ?> offset = record.sourceOffset();
+    Object micros = offset == null ? null : offset.get("ts_usec");
+    return micros instanceof Number number ? number.longValue() / 1000 : 0;
+  }
+}

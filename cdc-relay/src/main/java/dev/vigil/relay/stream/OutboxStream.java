@@ -1,0 +1,156 @@
+package dev.vigil.relay.stream;
+
+import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.ops.RelayMetrics;
+import io.debezium.embedded.Connect;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import io.debezium.engine.format.ChangeEventFormat;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of the embedded Debezium engine (PostgreSQL connector, pgoutput, Outbox EventRouter)
+ * feeding a {@link KafkaPublisher}. A run ends when it is closed or fails; the supervisor then
+ * decides whether to start another one.
+ */
+public final class OutboxStream implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(OutboxStream.class);
+  private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
+
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final KafkaPublisher publisher;
+  private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
+  private final ExecutorService executor;
+  private final CompletableFuture<Void> completion = new CompletableFuture<>();
+
+  private OutboxStream(
+      RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
+    producer = new KafkaProducer<>(producerProperties(config));
+    publisher = new KafkaPublisher(producer, config.topic(), metrics, onFirstBatch);
+    engine =
+        DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
+            .using(EngineProperties.of(config))
+            .notifying(publisher)
+            .using(
+                new DebeziumEngine.ConnectorCallback() {
+                  @Override
+                  public void taskStarted() {
+                    onStreaming.run();
+                  }
+                })
+            .using(this::completed)
+            .build();
+    executor =
+        Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().name("relay-engine").unstarted(r));
+  }
+
+  /**
+   * Creates the topic if missing and starts streaming.
+   *
+   * @param onStreaming called when the connector task started (the slot is being streamed)
+   * @param onFirstBatch called after the first batch was acknowledged
+   */
+  public static OutboxStream start(
+      RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch)
+      throws InterruptedException {
+    TopicSetup.ensure(config);
+    OutboxStream stream = new OutboxStream(config, metrics, onStreaming, onFirstBatch);
+    stream.executor.execute(stream.engine);
+    log.info("engine started slot={} topic={}", config.slotName(), config.topic());
+    return stream;
+  }
+
+  /**
+   * How long the batch in flight has been waiting for Kafka (0 when none is): the producer keeps
+   * retrying, so a long wait means Kafka is unreachable, not that anything was dropped.
+   */
+  public Duration pendingKafkaAck() {
+    return publisher.pendingAck();
+  }
+
+  /** Completes when the engine stopped: normally, or exceptionally with the reason. */
+  public CompletableFuture<Void> completion() {
+    return completion;
+  }
+
+  /**
+   * Stops gracefully: the engine finishes its in-flight batch and stores its offsets. If Kafka is
+   * unreachable the batch cannot finish; after a grace period the producer is closed, its pending
+   * sends fail, and nothing of that batch is marked processed.
+   */
+  @Override
+  public void close() {
+    Thread closer = Thread.ofPlatform().name("relay-engine-close").start(this::closeEngine);
+    try {
+      closer.join(GRACEFUL_STOP);
+      if (closer.isAlive()) {
+        log.warn("engine did not stop within {}, aborting pending Kafka sends", GRACEFUL_STOP);
+        producer.close(Duration.ZERO);
+        closer.join(GRACEFUL_STOP);
+      }
+      executor.shutdown();
+      if (!executor.awaitTermination(GRACEFUL_STOP.toMillis(), TimeUnit.MILLISECONDS)) {
+        executor.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      executor.shutdownNow();
+    } finally {
+      producer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  private void closeEngine() {
+    try {
+      engine.close();
+    } catch (IOException | RuntimeException e) {
+      log.warn("engine close failed", e);
+    }
+  }
+
+  private void completed(boolean success, String message, Throwable error) {
+    if (success && error == null) {
+      log.info("engine stopped message={}", message);
+      completion.complete(null);
+    } else {
+      log.warn("engine failed message={}", message, error);
+      completion.completeExceptionally(
+          error != null ? error : new IllegalStateException("engine failed: " + message));
+    }
+  }
+
+  static Map<String, Object> producerProperties(RelayConfig config) {
+    return Map.ofEntries(
+        Map.entry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers()),
+        Map.entry(ProducerConfig.CLIENT_ID_CONFIG, "vigil-relay-" + config.instanceId()),
+        Map.entry(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class),
+        Map.entry(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class),
+        Map.entry(ProducerConfig.ACKS_CONFIG, "all"),
+        Map.entry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+        Map.entry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5),
+        Map.entry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"),
+        Map.entry(ProducerConfig.LINGER_MS_CONFIG, (int) config.producerLinger().toMillis()),
+        Map.entry(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024),
+        // Never give up on a record: a send that expired could let a later one of the same
+        // service overtake it. Transient outages are retried until Kafka is back.
+        Map.entry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE),
+        Map.entry(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000),
+        Map.entry(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000),
+        Map.entry(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 100),
+        Map.entry(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 1_000),
+        Map.entry(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000));
+  }
+}

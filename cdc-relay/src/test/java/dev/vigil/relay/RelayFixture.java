@@ -1,0 +1,122 @@
+package dev.vigil.relay;
+
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.TestKafka;
+import dev.vigil.kit.Settings;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.flywaydb.core.Flyway;
+
+/** Database, settings and outbox rows for relay tests. */
+final class RelayFixture {
+  private RelayFixture() {}
+
+  /** Creates the outbox table the way production does: the monitor's migrations. */
+  static void migrateMonitor(TestDatabase db) {
+    Flyway.configure()
+        .dataSource(db.jdbcUrl(), db.user(), db.password())
+        .locations("classpath:db/monitor")
+        .table("flyway_monitor_history")
+        .load()
+        .migrate();
+  }
+
+  /** Settings of a relay on {@code db} and {@code kafka}, with test-friendly intervals. */
+  static Map<String, String> env(
+      TestDatabase db, TestKafka kafka, String slot, String topic, String instance) {
+    Map<String, String> env = new HashMap<>();
+    env.put("VIGIL_DB_URL", db.jdbcUrl());
+    env.put("VIGIL_DB_USER", db.user());
+    env.put("VIGIL_DB_PASSWORD", db.password());
+    env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+    env.put("VIGIL_TOPIC", topic);
+    env.put("VIGIL_TOPIC_PARTITIONS", "4");
+    env.put("VIGIL_TOPIC_REPLICATION_FACTOR", "1");
+    env.put("VIGIL_RELAY_SLOT_NAME", slot);
+    env.put("VIGIL_RELAY_PUBLICATION", "pub_" + slot);
+    env.put("VIGIL_RELAY_HEARTBEAT_INTERVAL", "1s");
+    env.put("VIGIL_RELAY_STANDBY_POLL_INTERVAL", "250ms");
+    env.put("VIGIL_RELAY_MAX_RETRY_BACKOFF", "2s");
+    env.put("VIGIL_RELAY_LAG_SAMPLE_INTERVAL", "500ms");
+    env.put("VIGIL_HTTP_PORT", "0");
+    env.put("VIGIL_RELAY_INSTANCE_ID", instance);
+    return env;
+  }
+
+  static RelayConfig config(Map<String, String> env) {
+    return RelayConfig.from(new Settings(env));
+  }
+
+  static String uniqueSlot(String prefix) {
+    return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+  }
+
+  /** Creates the per-service counter the writers lock, like the monitor's alert_state row. */
+  static void createSequenceTable(TestDatabase db) throws SQLException {
+    try (Connection c = db.connect();
+        Statement s = c.createStatement()) {
+      s.execute("create table if not exists test_sequence (service text primary key, n int)");
+    }
+  }
+
+  /**
+   * Inserts one outbox row for {@code service} in its own transaction. The row lock on the
+   * service's counter serialises writers of one service, so {@code consecutiveFailures} carries the
+   * service's commit order.
+   *
+   * @return the event written
+   */
+  static AlertEvent insertNext(Connection c, String service) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      int n;
+      try (PreparedStatement upsert =
+          c.prepareStatement(
+              """
+              insert into test_sequence (service, n) values (?, 1)
+              on conflict (service) do update set n = test_sequence.n + 1
+              returning n
+              """)) {
+        upsert.setString(1, service);
+        try (var rs = upsert.executeQuery()) {
+          rs.next();
+          n = rs.getInt(1);
+        }
+      }
+      AlertEvent event =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), service, Instant.now(), n, null);
+      insert(c, event);
+      c.commit();
+      return event;
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    }
+  }
+
+  /** Inserts {@code event} as an outbox row, the way the monitor does, in the caller's tx. */
+  static void insert(Connection c, AlertEvent event) throws SQLException {
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            """
+            insert into outbox (id, aggregatetype, aggregateid, type, payload, incident_id,
+                                schema_version)
+            values (?, 'service', ?, ?, ?::jsonb, ?, 1)
+            """)) {
+      insert.setObject(1, event.eventId());
+      insert.setString(2, event.service());
+      insert.setString(3, event.kind().name());
+      insert.setString(4, AlertEventJson.write(event));
+      insert.setObject(5, event.incidentId());
+      insert.executeUpdate();
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.vigil.monitor;
+
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * The monitor's database schema: targets, state machine, incidents, history, probe leases and the
+ * outbox. Other modules' tests (cdc-relay) apply it too, so it is public.
+ */
+public final class MonitorSchema {
+  /** Flyway location of the monitor migrations. */
+  public static final String LOCATION = "classpath:db/monitor";
+
+  /** Flyway history table, distinct from the notifier's so both can share one database. */
+  public static final String HISTORY_TABLE = "flyway_monitor_history";
+
+  private MonitorSchema() {}
+
+  /** Applies every pending monitor migration; idempotent and safe to run from several instances. */
+  public static void migrate(DataSource dataSource) {
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations(LOCATION)
+        .table(HISTORY_TABLE)
+        .baselineOnMigrate(true)
+        .baselineVersion("0")
+        .load()
+        .migrate();
+  }
+}

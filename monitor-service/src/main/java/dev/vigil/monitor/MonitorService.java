@@ -1,0 +1,215 @@
+package dev.vigil.monitor;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.vigil.kit.ConfigException;
+import dev.vigil.monitor.alert.Recorder;
+import dev.vigil.monitor.api.MonitorApi;
+import dev.vigil.monitor.history.RetentionJob;
+import dev.vigil.monitor.probe.ProbeScheduler;
+import dev.vigil.monitor.probe.Prober;
+import dev.vigil.monitor.probe.SchedulerSettings;
+import dev.vigil.monitor.target.InvalidTargetException;
+import dev.vigil.monitor.target.TargetFile;
+import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.target.TargetStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running monitor: connection pool, schema, targets from the file, recorder, prober, scheduler,
+ * history retention and the HTTP API, wired by constructor and stopped in reverse order.
+ */
+public final class MonitorService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MonitorService.class);
+
+  private final Deque<AutoCloseable> parts;
+  private final MonitorApi api;
+  private final Recorder recorder;
+  private final TargetStore targets;
+  private final DataSource dataSource;
+
+  private MonitorService(
+      Deque<AutoCloseable> parts,
+      MonitorApi api,
+      Recorder recorder,
+      TargetStore targets,
+      DataSource dataSource) {
+    this.parts = parts;
+    this.api = api;
+    this.recorder = recorder;
+    this.targets = targets;
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Builds and starts every part. A bad targets file stops startup before anything is stored.
+   *
+   * @throws ConfigException if the targets file is invalid (message names file, target and field)
+   */
+  public static MonitorService start(MonitorConfig config) {
+    Deque<AutoCloseable> parts = new ArrayDeque<>();
+    try {
+      List<TargetSpec> fileTargets = loadTargets(config);
+      HikariDataSource pool = pool(config);
+      parts.push(pool);
+      MonitorSchema.migrate(pool);
+      TargetStore targets = new TargetStore(pool);
+      if (!fileTargets.isEmpty()) {
+        targets.upsertAll(fileTargets, TargetStore.Source.FILE);
+      }
+      Clock clock = Clock.systemUTC();
+      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      parts.push(metrics::close);
+      Gauge.builder("vigil.monitor.incidents.open", pool, MonitorService::openIncidents)
+          .description("Incidents currently open")
+          .register(metrics);
+      Recorder recorder = new Recorder(pool, clock, metrics);
+      Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics);
+      parts.push(prober);
+      if (config.schedulerEnabled()) {
+        ProbeScheduler scheduler =
+            new ProbeScheduler(
+                pool,
+                recorder,
+                prober,
+                new SchedulerSettings(
+                    config.instanceId(),
+                    config.lease(),
+                    config.claimBatch(),
+                    config.claimPollInterval(),
+                    config.maxInFlight()),
+                metrics);
+        scheduler.start();
+        parts.push(scheduler);
+      }
+      RetentionJob retention =
+          new RetentionJob(
+              pool,
+              clock,
+              config.historyRetention(),
+              config.retentionBatch(),
+              config.retentionInterval());
+      retention.start();
+      parts.push(retention);
+      MonitorApi api =
+          new MonitorApi(pool, targets, recorder, metrics, config.apiToken(), clock)
+              .start(config.httpPort());
+      parts.push(api);
+      LOG.info(
+          "monitor started instance={} port={} scheduler={} file_targets={}",
+          config.instanceId(),
+          api.port(),
+          config.schedulerEnabled(),
+          fileTargets.size());
+      return new MonitorService(parts, api, recorder, targets, pool);
+    } catch (RuntimeException | Error e) {
+      RuntimeException failure = closeAll(parts);
+      if (failure != null) {
+        e.addSuppressed(failure);
+      }
+      throw e;
+    }
+  }
+
+  private static List<TargetSpec> loadTargets(MonitorConfig config) {
+    if (config.targetsFile() == null) {
+      return List.of();
+    }
+    try {
+      return TargetFile.load(config.targetsFile());
+    } catch (InvalidTargetException e) {
+      throw new ConfigException("VIGIL_TARGETS_FILE is invalid: " + e.getMessage());
+    }
+  }
+
+  private static HikariDataSource pool(MonitorConfig config) {
+    HikariConfig hikari = new HikariConfig();
+    hikari.setPoolName("vigil-monitor");
+    hikari.setJdbcUrl(config.dbUrl());
+    hikari.setUsername(config.dbUser());
+    hikari.setPassword(config.dbPassword());
+    hikari.setMaximumPoolSize(config.dbPoolSize());
+    hikari.setConnectionTimeout(10_000);
+    return new HikariDataSource(hikari);
+  }
+
+  private static double openIncidents(DataSource dataSource) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rs =
+            statement.executeQuery("select count(*) from incidents where closed_at is null")) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** The HTTP port actually bound. */
+  public int httpPort() {
+    return api.port();
+  }
+
+  /** The recorder every result goes through (for in-process callers such as tests). */
+  public Recorder recorder() {
+    return recorder;
+  }
+
+  /** The target store (for in-process callers). */
+  public TargetStore targets() {
+    return targets;
+  }
+
+  /** The service's connection pool (for in-process callers). */
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  /**
+   * Stops the API, retention, scheduler (handing back its leases), prober and pool, in that order.
+   */
+  @Override
+  public void close() {
+    RuntimeException failure = closeAll(parts);
+    LOG.info("monitor stopped");
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static RuntimeException closeAll(Deque<AutoCloseable> parts) {
+    RuntimeException first = null;
+    boolean interrupted = false;
+    while (!parts.isEmpty()) {
+      AutoCloseable part = parts.pop();
+      try {
+        part.close();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (Exception e) {
+        LOG.warn(
+            "part failed to close part={} error={}", part.getClass().getSimpleName(), e.toString());
+        if (first == null) {
+          first = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+        }
+      }
+    }
+    if (interrupted || Thread.interrupted()) {
+      Thread.currentThread().interrupt();
+    }
+    return first;
+  }
+}

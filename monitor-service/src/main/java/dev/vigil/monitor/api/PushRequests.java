@@ -1,0 +1,91 @@
+package dev.vigil.monitor.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.monitor.alert.ProbeResult;
+import dev.vigil.monitor.alert.ProbeStatus;
+import dev.vigil.monitor.alert.ResultSource;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * Parses a pushed result: {@code {"status": "UP"|"DOWN", "error": "...", "startedAt":
+ * "2026-01-01T00:00:00Z", "latencyMs": 12, "httpStatus": 200}}; only {@code status} is required,
+ * {@code startedAt} defaults to the time of receipt. Every problem names the field.
+ */
+final class PushRequests {
+  private static final Set<String> FIELDS =
+      Set.of("status", "error", "startedAt", "latencyMs", "httpStatus");
+
+  private PushRequests() {}
+
+  static ProbeResult parse(String service, JsonNode body, Instant receivedAt) {
+    if (body == null || !body.isObject()) {
+      throw ApiException.badRequest("body", "must be a JSON object");
+    }
+    for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
+      String field = names.next();
+      if (!FIELDS.contains(field)) {
+        throw ApiException.badRequest(field, "unknown field (known: " + FIELDS + ")");
+      }
+    }
+    JsonNode status = body.get("status");
+    if (status == null || status.isNull()) {
+      throw ApiException.badRequest("status", "is required (UP or DOWN)");
+    }
+    ProbeStatus verdict;
+    if ("UP".equals(status.asText()) && status.isTextual()) {
+      verdict = ProbeStatus.UP;
+    } else if ("DOWN".equals(status.asText()) && status.isTextual()) {
+      verdict = ProbeStatus.DOWN;
+    } else {
+      throw ApiException.badRequest("status", "must be UP or DOWN");
+    }
+    String error = null;
+    JsonNode errorNode = body.get("error");
+    if (errorNode != null && !errorNode.isNull()) {
+      if (!errorNode.isTextual()) {
+        throw ApiException.badRequest("error", "must be a string");
+      }
+      error = AlertEvent.boundedError(errorNode.asText());
+    }
+    if (verdict == ProbeStatus.DOWN && error == null) {
+      error = "reported DOWN by external checker";
+    }
+    Instant startedAt = receivedAt;
+    JsonNode started = body.get("startedAt");
+    if (started != null && !started.isNull()) {
+      try {
+        startedAt = Instant.parse(started.asText());
+      } catch (DateTimeParseException e) {
+        throw ApiException.badRequest("startedAt", "must be an ISO-8601 instant");
+      }
+      if (startedAt.isAfter(receivedAt.plusSeconds(60))) {
+        throw ApiException.badRequest("startedAt", "is in the future");
+      }
+    }
+    Long latency = number(body, "latencyMs", 0, Integer.MAX_VALUE);
+    Long httpStatus = number(body, "httpStatus", 100, 599);
+    return new ProbeResult(
+        service,
+        verdict,
+        startedAt,
+        latency,
+        httpStatus == null ? null : httpStatus.intValue(),
+        verdict == ProbeStatus.UP ? null : error,
+        ResultSource.PUSH);
+  }
+
+  private static Long number(JsonNode body, String field, long min, long max) {
+    JsonNode node = body.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isIntegralNumber() || node.asLong() < min || node.asLong() > max) {
+      throw ApiException.badRequest(field, "must be a whole number between " + min + " and " + max);
+    }
+    return node.asLong();
+  }
+}

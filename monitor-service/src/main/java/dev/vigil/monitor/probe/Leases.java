@@ -1,0 +1,147 @@
+package dev.vigil.monitor.probe;
+
+import dev.vigil.monitor.target.StatusCodes;
+import dev.vigil.monitor.target.TargetKind;
+import dev.vigil.monitor.target.TargetSpec;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The {@code probe_schedule} leases. A claim takes due, unleased (or lease-expired) rows with
+ * {@code FOR UPDATE SKIP LOCKED}, so concurrent instances never claim the same row; the lease lasts
+ * at least as long as the longest possible probe, so a target is never probed twice at once while
+ * its holder is alive. A release only succeeds with the claim's token, and moves the due time on by
+ * whole intervals from the previous due time, so the schedule does not drift with probe latency.
+ */
+final class Leases {
+  /** A claimed target: what to probe and the token needed to release it. */
+  record Claim(TargetSpec target, UUID token, long leaseEndsNanos) {}
+
+  private static final String CLAIM =
+      """
+      with due as (
+          select s.target
+            from probe_schedule s
+            join targets t on t.name = s.target
+           where t.enabled and t.kind = 'http'
+             and s.next_due_at <= now()
+             and (s.lease_until is null or s.lease_until < now())
+           order by s.next_due_at
+           limit ?
+             for update of s skip locked
+      )
+      update probe_schedule s
+         set lease_owner = ?, lease_token = ?,
+             lease_until = now() + make_interval(secs => greatest(?,
+                 (t.timeout_ms + t.connect_timeout_ms) / 1000.0 + ?))
+        from due, targets t
+       where s.target = due.target and t.name = s.target
+      returning t.name, t.url, t.method, t.interval_ms, t.timeout_ms, t.connect_timeout_ms,
+                t.accepted_status, t.failure_threshold, t.recovery_threshold, t.follow_redirects,
+                (extract(epoch from (s.lease_until - now())) * 1000)::bigint
+      """;
+
+  private static final String RELEASE =
+      """
+      update probe_schedule
+         set lease_owner = null, lease_token = null, lease_until = null,
+             next_due_at = next_due_at + make_interval(secs => ? / 1000.0)
+                 * greatest(1, floor(extract(epoch from (now() - next_due_at)) * 1000 / ?) + 1)
+       where target = ? and lease_token = ?
+      """;
+
+  private final String owner;
+  private final Duration lease;
+  private final Duration margin;
+
+  Leases(String owner, Duration lease, Duration margin) {
+    this.owner = owner;
+    this.lease = lease;
+    this.margin = margin;
+  }
+
+  /** Claims up to {@code limit} due targets for this instance (auto-commit: one statement). */
+  List<Claim> claim(Connection connection, int limit) throws SQLException {
+    UUID token = UUID.randomUUID();
+    // Measured before the statement, so the local view of the lease end is never later than the
+    // database's.
+    long claimedAt = System.nanoTime();
+    List<Claim> claims = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
+      statement.setInt(1, limit);
+      statement.setString(2, owner);
+      statement.setObject(3, token);
+      statement.setDouble(4, lease.toMillis() / 1000.0);
+      statement.setDouble(5, margin.toMillis() / 1000.0);
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          long leaseMillis = rs.getLong(11);
+          claims.add(new Claim(target(rs), token, claimedAt + leaseMillis * 1_000_000));
+        }
+      }
+    }
+    return claims;
+  }
+
+  /**
+   * Releases a claim and schedules the next probe; a no-op if the lease was lost meanwhile.
+   *
+   * @return whether this instance still held the lease
+   */
+  boolean release(Connection connection, Claim claim) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(RELEASE)) {
+      long interval = claim.target().interval().toMillis();
+      statement.setLong(1, interval);
+      statement.setLong(2, interval);
+      statement.setString(3, claim.target().name());
+      statement.setObject(4, claim.token());
+      return statement.executeUpdate() == 1;
+    }
+  }
+
+  /** Hands a claim back unprobed, keeping its due time, so any instance can take it at once. */
+  void abandon(Connection connection, Claim claim) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update probe_schedule set lease_owner = null, lease_token = null, lease_until = null"
+                + " where target = ? and lease_token = ?")) {
+      statement.setString(1, claim.target().name());
+      statement.setObject(2, claim.token());
+      statement.executeUpdate();
+    }
+  }
+
+  /** Gives up every lease of this instance so others can probe those targets right away. */
+  int releaseAll(Connection connection) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update probe_schedule set lease_owner = null, lease_token = null, lease_until = null"
+                + " where lease_owner = ?")) {
+      statement.setString(1, owner);
+      return statement.executeUpdate();
+    }
+  }
+
+  private static TargetSpec target(ResultSet rs) throws SQLException {
+    return new TargetSpec(
+        rs.getString(1),
+        TargetKind.HTTP,
+        URI.create(rs.getString(2)),
+        rs.getString(3),
+        Duration.ofMillis(rs.getInt(4)),
+        Duration.ofMillis(rs.getInt(5)),
+        Duration.ofMillis(rs.getInt(6)),
+        new StatusCodes(rs.getString(7)),
+        rs.getInt(8),
+        rs.getInt(9),
+        rs.getBoolean(10),
+        true);
+  }
+}

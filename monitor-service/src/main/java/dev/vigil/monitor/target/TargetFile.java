@@ -1,0 +1,79 @@
+package dev.vigil.monitor.target;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads the targets YAML file:
+ *
+ * <pre>
+ * targets:
+ *   - name: payments
+ *     url: https://payments.internal/health
+ *     interval: 10s
+ *     timeout: 2s
+ *     acceptedStatus: [200, 204]
+ *     failureThreshold: 3
+ *   - name: nightly-batch
+ *     type: push
+ * </pre>
+ *
+ * Every problem is an {@link InvalidTargetException} naming the file, the target and the field.
+ */
+public final class TargetFile {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private TargetFile() {}
+
+  /**
+   * Parses and validates every target in {@code file}; all or nothing.
+   *
+   * @throws InvalidTargetException if the file is unreadable, not YAML, or any target is invalid
+   */
+  public static List<TargetSpec> load(Path file) {
+    String source = "targets file " + file;
+    JsonNode root;
+    try {
+      root = YAML.readTree(Files.readString(file));
+    } catch (JsonProcessingException e) {
+      throw new InvalidTargetException(
+          source, null, null, "not valid YAML: " + e.getOriginalMessage() + locationOf(e));
+    } catch (IOException e) {
+      throw new InvalidTargetException(source, null, null, "cannot be read: " + e);
+    }
+    if (root == null || !root.isObject() || !root.has("targets")) {
+      throw new InvalidTargetException(
+          source, null, "targets", "the file must have a top-level 'targets' list");
+    }
+    JsonNode list = root.get("targets");
+    if (!list.isArray()) {
+      throw new InvalidTargetException(source, null, "targets", "must be a list");
+    }
+    List<TargetSpec> targets = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    int position = 1;
+    for (JsonNode element : list) {
+      TargetSpec spec = TargetParser.parse(source, "#" + position, element, null);
+      if (!names.add(spec.name())) {
+        throw new InvalidTargetException(
+            source, "#" + position + " '" + spec.name() + "'", "name", "is declared twice");
+      }
+      targets.add(spec);
+      position++;
+    }
+    return List.copyOf(targets);
+  }
+
+  private static String locationOf(JsonProcessingException e) {
+    return e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
+  }
+}

@@ -1,0 +1,269 @@
+package dev.vigil.monitor.target;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.contract.ServiceNames;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns one target definition (a YAML mapping or a JSON object) into a {@link TargetSpec}, or an
+ * {@link InvalidTargetException} naming the source, the target and the field. Unknown fields are
+ * errors: a typo such as {@code failureTreshold} must not silently fall back to a default.
+ */
+public final class TargetParser {
+  public static final int DEFAULT_FAILURE_THRESHOLD = 3;
+  public static final int DEFAULT_RECOVERY_THRESHOLD = 1;
+  static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
+  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+  static final Duration MAX_INTERVAL = Duration.ofHours(1);
+  static final Duration MIN_TIMEOUT = Duration.ofMillis(100);
+  static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
+
+  private static final Set<String> FIELDS =
+      Set.of(
+          "name",
+          "type",
+          "url",
+          "method",
+          "interval",
+          "timeout",
+          "connectTimeout",
+          "acceptedStatus",
+          "failureThreshold",
+          "recoveryThreshold",
+          "followRedirects",
+          "enabled");
+  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+
+  private final String source;
+  private final String label;
+  private final JsonNode node;
+
+  private TargetParser(String source, String label, JsonNode node) {
+    this.source = source;
+    this.label = label;
+    this.node = node;
+  }
+
+  /**
+   * Parses one definition.
+   *
+   * @param source where it came from, e.g. the file path or "request body"
+   * @param position how to name the target before its name is known, e.g. "#3"
+   * @param forcedName the name from the URL path (API updates), or null
+   */
+  public static TargetSpec parse(String source, String position, JsonNode node, String forcedName) {
+    if (node == null || !node.isObject()) {
+      throw new InvalidTargetException(source, position, null, "must be a mapping of fields");
+    }
+    String label = position;
+    JsonNode nameNode = node.get("name");
+    if (nameNode != null && nameNode.isTextual()) {
+      label = (position.isEmpty() ? "" : position + " ") + "'" + nameNode.asText() + "'";
+    } else if (forcedName != null) {
+      label = "'" + forcedName + "'";
+    }
+    return new TargetParser(source, label, node).parse(forcedName);
+  }
+
+  private TargetSpec parse(String forcedName) {
+    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+      String field = names.next();
+      if (!FIELDS.contains(field)) {
+        throw invalid(
+            field,
+            "unknown field (known: " + String.join(", ", FIELDS.stream().sorted().toList()) + ")");
+      }
+    }
+    String name = name(forcedName);
+    String type = text("type", null);
+    URI url = url();
+    TargetKind kind;
+    if (type == null) {
+      kind = url == null ? TargetKind.PUSH : TargetKind.HTTP;
+    } else {
+      switch (type.toLowerCase(Locale.ROOT)) {
+        case "http" -> kind = TargetKind.HTTP;
+        case "push" -> kind = TargetKind.PUSH;
+        default -> throw invalid("type", "must be http or push, was '" + type + "'");
+      }
+    }
+    if (kind == TargetKind.HTTP && url == null) {
+      throw invalid("url", "is required for an http target");
+    }
+    if (kind == TargetKind.PUSH && url != null) {
+      throw invalid("url", "a push target is not probed, so it takes no url");
+    }
+    String method = text("method", "GET").toUpperCase(Locale.ROOT);
+    if (!method.equals("GET") && !method.equals("HEAD")) {
+      throw invalid("method", "must be GET or HEAD, was '" + method + "'");
+    }
+    Duration interval = duration("interval", DEFAULT_INTERVAL, MIN_INTERVAL, MAX_INTERVAL);
+    Duration timeout = duration("timeout", DEFAULT_TIMEOUT, MIN_TIMEOUT, MAX_TIMEOUT);
+    if (timeout.compareTo(interval) > 0) {
+      throw invalid("timeout", "must not exceed the interval (" + interval + "), was " + timeout);
+    }
+    Duration connectTimeout = duration("connectTimeout", timeout, MIN_TIMEOUT, MAX_TIMEOUT);
+    if (connectTimeout.compareTo(timeout) > 0) {
+      throw invalid("connectTimeout", "must not exceed the timeout (" + timeout + ")");
+    }
+    return new TargetSpec(
+        name,
+        kind,
+        url,
+        method,
+        interval,
+        timeout,
+        connectTimeout,
+        statusCodes(),
+        integer("failureThreshold", DEFAULT_FAILURE_THRESHOLD, 1, 100),
+        integer("recoveryThreshold", DEFAULT_RECOVERY_THRESHOLD, 1, 100),
+        bool("followRedirects", false),
+        bool("enabled", true));
+  }
+
+  private String name(String forcedName) {
+    String raw = text("name", null);
+    if (raw == null && forcedName == null) {
+      throw invalid("name", "is required");
+    }
+    String name;
+    try {
+      name = ServiceNames.normalize(raw != null ? raw : forcedName);
+    } catch (IllegalArgumentException e) {
+      throw invalid("name", e.getMessage());
+    }
+    if (forcedName != null && !name.equals(forcedName)) {
+      throw invalid("name", "'" + name + "' does not match the path ('" + forcedName + "')");
+    }
+    return name;
+  }
+
+  private URI url() {
+    String raw = text("url", null);
+    if (raw == null) {
+      return null;
+    }
+    URI uri;
+    try {
+      uri = new URI(raw);
+    } catch (URISyntaxException e) {
+      throw invalid("url", "is not a valid URL: " + e.getReason());
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw invalid("url", "must start with http:// or https://");
+    }
+    if (uri.getHost() == null) {
+      throw invalid("url", "has no host");
+    }
+    return uri;
+  }
+
+  private StatusCodes statusCodes() {
+    JsonNode value = node.get("acceptedStatus");
+    if (value == null || value.isNull()) {
+      return StatusCodes.SUCCESS;
+    }
+    StringBuilder spec = new StringBuilder();
+    if (value.isArray()) {
+      for (JsonNode element : value) {
+        spec.append(spec.isEmpty() ? "" : ",").append(element.asText());
+      }
+    } else if (value.isIntegralNumber() || value.isTextual()) {
+      spec.append(value.asText());
+    } else {
+      throw invalid("acceptedStatus", "must be a code, a range like 200-299, or a list of them");
+    }
+    try {
+      return StatusCodes.parse(spec.toString());
+    } catch (IllegalArgumentException e) {
+      throw invalid("acceptedStatus", e.getMessage());
+    }
+  }
+
+  private String text(String field, String fallback) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isTextual()) {
+      throw invalid(field, "must be a string");
+    }
+    String text = value.asText().strip();
+    if (text.isEmpty()) {
+      throw invalid(field, "must not be empty");
+    }
+    return text;
+  }
+
+  private int integer(String field, int fallback, int min, int max) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+      throw invalid(field, "must be a whole number");
+    }
+    int number = value.asInt();
+    if (number < min || number > max) {
+      throw invalid(field, "must be between " + min + " and " + max + ", was " + number);
+    }
+    return number;
+  }
+
+  private boolean bool(String field, boolean fallback) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isBoolean()) {
+      throw invalid(field, "must be true or false");
+    }
+    return value.asBoolean();
+  }
+
+  private Duration duration(String field, Duration fallback, Duration min, Duration max) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    Duration duration;
+    if (value.isIntegralNumber()) {
+      throw invalid(field, "needs a unit, e.g. 10s or 500ms");
+    }
+    Matcher matcher = DURATION.matcher(value.asText().strip().toLowerCase(Locale.ROOT));
+    if (!value.isTextual() || !matcher.matches()) {
+      throw invalid(field, "must be a duration like 500ms, 10s, 5m or 1h");
+    }
+    long amount = Long.parseLong(matcher.group(1));
+    duration =
+        switch (matcher.group(2)) {
+          case "ms" -> Duration.ofMillis(amount);
+          case "s" -> Duration.ofSeconds(amount);
+          case "m" -> Duration.ofMinutes(amount);
+          default -> Duration.ofHours(amount);
+        };
+    if (duration.compareTo(min) < 0 || duration.compareTo(max) > 0) {
+      throw invalid(
+          field,
+          "must be between " + human(min) + " and " + human(max) + ", was " + value.asText());
+    }
+    return duration;
+  }
+
+  private static String human(Duration duration) {
+    return duration.toMillis() < 1000 ? duration.toMillis() + "ms" : duration.toSeconds() + "s";
+  }
+
+  private InvalidTargetException invalid(String field, String reason) {
+    return new InvalidTargetException(source, label, field, reason);
+  }
+}

@@ -1,0 +1,329 @@
+package dev.vigil.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.kit.ConfigException;
+import dev.vigil.kit.Settings;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(VigilInfraExtension.class)
+class MonitorApiIT {
+  private static final String TOKEN = "test-token-123";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  private TestDatabase db;
+  private MonitorService service;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void start(TestDatabase db) {
+    this.db = db;
+    service = MonitorService.start(MonitorConfig.from(new Settings(settings(db, null))));
+  }
+
+  @AfterEach
+  void stop() {
+    if (service != null) {
+      service.close();
+    }
+    http.close();
+  }
+
+  @Test
+  void pushedResultsGoThroughTheRecorderAndShowInServicesHistoryAndIncidents() throws Exception {
+    assertThat(
+            send("POST", "/api/targets", "{\"name\":\"Batch\",\"type\":\"push\"}", TOKEN)
+                .statusCode())
+        .isEqualTo(201);
+    Instant start =
+        Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    JsonNode third = null;
+    for (int i = 0; i < 3; i++) {
+      HttpResponse<String> response =
+          send(
+              "POST",
+              "/api/services/batch/results",
+              "{\"status\":\"DOWN\",\"error\":\"exit 1\",\"startedAt\":\""
+                  + start.plusSeconds(i)
+                  + "\"}",
+              TOKEN);
+      assertThat(response.statusCode()).isEqualTo(200);
+      third = JSON.readTree(response.body());
+    }
+    assertThat(third.at("/event/kind").asText()).isEqualTo("FAILED");
+
+    JsonNode services = get("/api/services");
+    assertThat(services.at("/services/0/service").asText()).isEqualTo("batch");
+    assertThat(services.at("/services/0/state").asText()).isEqualTo("DOWN");
+    assertThat(services.at("/services/0/consecutiveFailures").asInt()).isEqualTo(3);
+    assertThat(services.at("/services/0/openIncident/incidentId").asText())
+        .isEqualTo(third.at("/event/incidentId").asText());
+    assertThat(services.at("/services/0/lastCheck/error").asText()).isEqualTo("exit 1");
+
+    JsonNode page = get("/api/services/batch/history?limit=2");
+    assertThat(page.get("items")).hasSize(2);
+    JsonNode rest =
+        get("/api/services/batch/history?limit=2&before=" + page.get("nextBefore").asLong());
+    assertThat(rest.get("items")).hasSize(1);
+    assertThat(rest.at("/items/0/startedAt").asText()).isEqualTo(start.toString());
+
+    JsonNode open = get("/api/incidents?state=open");
+    assertThat(open.get("incidents")).hasSize(1);
+    assertThat(open.at("/incidents/0/firstError").asText()).isEqualTo("exit 1");
+    assertThat(open.at("/incidents/0/probeCount").asInt()).isEqualTo(3);
+    assertThat(get("/api/incidents?state=closed").get("incidents")).isEmpty();
+    assertThat(Tables.count(db.dataSource(), "select count(*) from outbox")).isEqualTo(1);
+  }
+
+  @Test
+  void mutatingCallsNeedTheBearerTokenAndWriteNothingWithoutIt() throws Exception {
+    Map<String, List<String>> before = Tables.snapshot(db.dataSource());
+    HttpResponse<String> missing =
+        send("POST", "/api/targets", "{\"name\":\"x\",\"type\":\"push\"}", null);
+    HttpResponse<String> wrong =
+        send("POST", "/api/targets", "{\"name\":\"x\",\"type\":\"push\"}", "nope-nope-nope");
+    assertThat(missing.statusCode()).isEqualTo(401);
+    assertThat(wrong.statusCode()).isEqualTo(401);
+    assertThat(wrong.body()).doesNotContain(TOKEN);
+    assertThat(Tables.snapshot(db.dataSource())).isEqualTo(before);
+  }
+
+  @Test
+  void invalidBodiesAreRefusedNamingFieldAndReasonAndWriteNothing() throws Exception {
+    send("POST", "/api/targets", "{\"name\":\"batch\",\"type\":\"push\"}", TOKEN);
+    Map<String, List<String>> before = Tables.snapshot(db.dataSource());
+
+    assertBadRequest(
+        send(
+            "POST",
+            "/api/targets",
+            "{\"name\":\"web\",\"url\":\"http://x/\",\"interval\":\"fast\"}",
+            TOKEN),
+        "interval");
+    assertBadRequest(send("POST", "/api/targets", "{\"url\":\"http://x/\"}", TOKEN), "name");
+    assertBadRequest(send("POST", "/api/targets", "not json", TOKEN), "body");
+    assertBadRequest(
+        send("PUT", "/api/targets/batch", "{\"type\":\"push\",\"failureThreshold\":-1}", TOKEN),
+        "failureThreshold");
+    assertBadRequest(
+        send("POST", "/api/services/batch/results", "{\"status\":\"MAYBE\"}", TOKEN), "status");
+    assertBadRequest(
+        send(
+            "POST",
+            "/api/services/batch/results",
+            "{\"status\":\"UP\",\"startedAt\":\"yesterday\"}",
+            TOKEN),
+        "startedAt");
+    assertBadRequest(
+        send(
+            "POST", "/api/services/batch/results", "{\"status\":\"UP\",\"colour\":\"red\"}", TOKEN),
+        "colour");
+
+    assertThat(Tables.snapshot(db.dataSource())).isEqualTo(before);
+  }
+
+  @Test
+  void unknownServiceIs404AndWritesNothing() throws Exception {
+    Map<String, List<String>> before = Tables.snapshot(db.dataSource());
+    assertThat(send("GET", "/api/services/ghost", null, null).statusCode()).isEqualTo(404);
+    assertThat(send("GET", "/api/services/ghost/history", null, null).statusCode()).isEqualTo(404);
+    assertThat(
+            send("POST", "/api/services/ghost/results", "{\"status\":\"UP\"}", TOKEN).statusCode())
+        .isEqualTo(404);
+    assertThat(send("PUT", "/api/targets/ghost", "{\"type\":\"push\"}", TOKEN).statusCode())
+        .isEqualTo(404);
+    assertThat(send("POST", "/api/targets/ghost/disable", "", TOKEN).statusCode()).isEqualTo(404);
+    assertThat(Tables.snapshot(db.dataSource())).isEqualTo(before);
+  }
+
+  @Test
+  void stalePushIsRejectedAndDisabledTargetRefusesPushes() throws Exception {
+    send("POST", "/api/targets", "{\"name\":\"batch\",\"type\":\"push\"}", TOKEN);
+    Instant now = Instant.now();
+    assertThat(push("batch", "UP", now).statusCode()).isEqualTo(200);
+    Map<String, List<String>> before = Tables.snapshot(db.dataSource());
+    HttpResponse<String> stale = push("batch", "DOWN", now.minusSeconds(5));
+    assertThat(stale.statusCode()).isEqualTo(409);
+    assertThat(stale.body()).contains("stale");
+    assertThat(Tables.snapshot(db.dataSource())).isEqualTo(before);
+
+    assertThat(send("POST", "/api/targets/batch/disable", "", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(push("batch", "DOWN", now.plusSeconds(1)).statusCode()).isEqualTo(409);
+    assertThat(Tables.count(db.dataSource(), "select count(*) from check_history")).isEqualTo(1);
+  }
+
+  @Test
+  void targetsCanBeAddedUpdatedAndDisabled() throws Exception {
+    assertThat(
+            send(
+                    "POST",
+                    "/api/targets",
+                    "{\"name\":\"web\",\"url\":\"http://u:pw@127.0.0.1:1/h\",\"interval\":\"30s\"}",
+                    TOKEN)
+                .statusCode())
+        .isEqualTo(201);
+    assertThat(
+            send(
+                    "POST",
+                    "/api/targets",
+                    "{\"name\":\"web\",\"url\":\"http://127.0.0.1:1/h\"}",
+                    TOKEN)
+                .statusCode())
+        .isEqualTo(409);
+    assertThat(
+            send(
+                    "PUT",
+                    "/api/targets/web",
+                    "{\"url\":\"http://127.0.0.1:2/h\",\"failureThreshold\":5,\"enabled\":false}",
+                    TOKEN)
+                .statusCode())
+        .isEqualTo(200);
+    JsonNode web = get("/api/targets/web");
+    assertThat(web.get("url").asText()).isEqualTo("http://127.0.0.1:2/h");
+    assertThat(web.get("failureThreshold").asInt()).isEqualTo(5);
+    assertThat(web.get("enabled").asBoolean()).isFalse();
+    assertThat(send("POST", "/api/targets/web/enable", "", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(get("/api/targets/web").get("enabled").asBoolean()).isTrue();
+  }
+
+  @Test
+  void healthAndMetricsAreServed() throws Exception {
+    JsonNode health = get("/health");
+    assertThat(health.get("ready").asBoolean()).isTrue();
+    assertThat(health.at("/checks/database").asText()).isEqualTo("UP");
+    assertThat(send("GET", "/health/live", null, null).statusCode()).isEqualTo(200);
+    String metrics = send("GET", "/metrics", null, null).body();
+    assertThat(metrics)
+        .contains(
+            "vigil_monitor_probes_total",
+            "vigil_monitor_probe_latency_seconds",
+            "vigil_monitor_recorder_transaction_seconds",
+            "vigil_monitor_incidents_open",
+            "vigil_monitor_outbox_rows_written_total");
+  }
+
+  @Test
+  void badTargetsFileStopsStartupNamingFileTargetAndFieldAndWritesNothing(TestDatabase other)
+      throws IOException {
+    Path file = dir.resolve("targets.yaml");
+    Files.writeString(
+        file,
+        "targets:\n  - name: good\n    type: push\n  - name: web\n    url: http://x/\n    timeout: 0s\n");
+    assertThatThrownBy(
+            () -> MonitorService.start(MonitorConfig.from(new Settings(settings(other, file)))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("#2 'web'")
+        .hasMessageContaining("field 'timeout'");
+    assertThat(
+            Tables.count(
+                other.dataSource(), "select count(*) from pg_tables where schemaname = 'public'"))
+        .isZero();
+  }
+
+  @Test
+  void targetsFileIsLoadedIntoTheDatabase(TestDatabase other) throws IOException {
+    Path file = dir.resolve("targets.yaml");
+    Files.writeString(
+        file, "targets:\n  - name: nightly\n    type: push\n    recoveryThreshold: 2\n");
+    Map<String, String> values = settings(other, file);
+    try (MonitorService second = MonitorService.start(MonitorConfig.from(new Settings(values)))) {
+      assertThat(second.targets().find("nightly"))
+          .get()
+          .extracting(t -> t.recoveryThreshold())
+          .isEqualTo(2);
+    }
+  }
+
+  @Test
+  void missingSettingsAreReportedTogetherWithoutSecrets() {
+    assertThatThrownBy(
+            () -> MonitorConfig.from(new Settings(Map.of("VIGIL_LEASE_DURATION", "forever"))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("VIGIL_DB_URL")
+        .hasMessageContaining("VIGIL_API_TOKEN")
+        .hasMessageContaining("VIGIL_LEASE_DURATION");
+    assertThatThrownBy(
+            () ->
+                MonitorConfig.from(
+                    new Settings(
+                        Map.of(
+                            "VIGIL_DB_URL", "jdbc:postgresql://x/y", "VIGIL_API_TOKEN", "short"))))
+        .hasMessageContaining("VIGIL_API_TOKEN")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("short"));
+  }
+
+  private static Map<String, String> settings(TestDatabase db, Path targetsFile) {
+    Map<String, String> values = new HashMap<>();
+    values.put("VIGIL_DB_URL", db.jdbcUrl());
+    values.put("VIGIL_DB_USER", db.user());
+    values.put("VIGIL_DB_PASSWORD", db.password());
+    values.put("VIGIL_HTTP_PORT", "0");
+    values.put("VIGIL_API_TOKEN", TOKEN);
+    values.put("VIGIL_DB_POOL_SIZE", "4");
+    values.put("VIGIL_SCHEDULER_ENABLED", "false");
+    if (targetsFile != null) {
+      values.put("VIGIL_TARGETS_FILE", targetsFile.toString());
+    }
+    return values;
+  }
+
+  private HttpResponse<String> push(String name, String status, Instant startedAt)
+      throws Exception {
+    return send(
+        "POST",
+        "/api/services/" + name + "/results",
+        "{\"status\":\"" + status + "\",\"startedAt\":\"" + startedAt + "\"}",
+        TOKEN);
+  }
+
+  private static void assertBadRequest(HttpResponse<String> response, String field)
+      throws IOException {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+    JsonNode body = JSON.readTree(response.body());
+    assertThat(body.get("field").asText()).isEqualTo(field);
+    assertThat(body.get("error").asText()).isNotBlank();
+  }
+
+  private JsonNode get(String path) throws Exception {
+    HttpResponse<String> response = send("GET", path, null, null);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return JSON.readTree(response.body());
+  }
+
+  private HttpResponse<String> send(String method, String path, String body, String token)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.httpPort() + path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

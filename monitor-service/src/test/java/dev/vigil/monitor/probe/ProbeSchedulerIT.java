@@ -1,0 +1,158 @@
+package dev.vigil.monitor.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.monitor.MonitorSchema;
+import dev.vigil.monitor.Tables;
+import dev.vigil.monitor.alert.Recorder;
+import dev.vigil.monitor.target.StatusCodes;
+import dev.vigil.monitor.target.TargetKind;
+import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.target.TargetStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(VigilInfraExtension.class)
+class ProbeSchedulerIT {
+  private ProbeTargetServer server;
+  private TestDatabase db;
+  private Prober prober;
+
+  @BeforeEach
+  void setUp(TestDatabase db) {
+    this.db = db;
+    MonitorSchema.migrate(db.dataSource());
+    server = new ProbeTargetServer(10);
+    prober = new Prober("vigil-monitor/solo", Clock.systemUTC(), new SimpleMeterRegistry());
+  }
+
+  @AfterEach
+  void tearDown() {
+    prober.close();
+    server.close();
+  }
+
+  @Test
+  void expiredLeaseOfACrashedInstanceIsTakenOverAndNotBefore() throws Exception {
+    new TargetStore(db.dataSource()).upsertAll(List.of(target("orphan")), TargetStore.Source.API);
+    execute(
+        "update probe_schedule set next_due_at = now() - interval '1 second',"
+            + " lease_owner = 'crashed', lease_token = gen_random_uuid(),"
+            + " lease_until = now() + interval '2 seconds'");
+    long leaseEnds = System.nanoTime() + Duration.ofMillis(1900).toNanos();
+
+    try (ProbeScheduler scheduler = scheduler("solo")) {
+      scheduler.start();
+      await().atMost(Duration.ofSeconds(10)).until(() -> !server.hits().isEmpty());
+    }
+    assertThat(server.hits().get(0).startNanos()).isGreaterThan(leaseEnds);
+    assertThat(Tables.count(db.dataSource(), "select count(*) from check_history")).isPositive();
+    assertThat(
+            Tables.count(
+                db.dataSource(),
+                "select count(*) from probe_schedule where lease_owner is not null"))
+        .as("leases handed back on close")
+        .isZero();
+  }
+
+  @Test
+  void nextDueTimeAdvancesByWholeIntervalsFromThePreviousDueTime() throws Exception {
+    new TargetStore(db.dataSource()).upsertAll(List.of(target("steady")), TargetStore.Source.API);
+    execute(
+        "update probe_schedule set next_due_at = date_trunc('second', now()) - interval '3.3 seconds'");
+    String initial = single("select next_due_at from probe_schedule");
+
+    try (ProbeScheduler scheduler = scheduler("solo")) {
+      scheduler.start();
+      await().atMost(Duration.ofSeconds(10)).until(() -> server.hits().size() >= 3);
+    }
+    // Overdue by 3.3 s at start: the first release skips to the next slot on the 1 s grid rather
+    // than re-basing on the completion time, and every later one stays on that grid.
+    assertThat(
+            single(
+                "select (extract(epoch from (next_due_at - '"
+                    + initial
+                    + "'::timestamptz)) * 1000)::bigint % 1000 from probe_schedule"))
+        .isEqualTo("0");
+    assertThat(Tables.count(db.dataSource(), "select count(*) from check_history"))
+        .isGreaterThanOrEqualTo(3);
+  }
+
+  @Test
+  void disabledAndPushTargetsAreNotProbed() throws Exception {
+    TargetStore store = new TargetStore(db.dataSource());
+    TargetSpec disabled =
+        new TargetSpec(
+            "off",
+            TargetKind.HTTP,
+            URI.create(server.url("off")),
+            "GET",
+            Duration.ofSeconds(1),
+            Duration.ofMillis(500),
+            Duration.ofMillis(500),
+            StatusCodes.SUCCESS,
+            3,
+            1,
+            false,
+            false);
+    store.upsertAll(
+        List.of(disabled, TargetSpec.push("pushed"), target("on")), TargetStore.Source.API);
+    execute("update probe_schedule set next_due_at = now() - interval '1 second'");
+
+    try (ProbeScheduler scheduler = scheduler("solo")) {
+      scheduler.start();
+      await().atMost(Duration.ofSeconds(10)).until(() -> server.hits().size() >= 2);
+    }
+    assertThat(server.hits()).extracting(ProbeTargetServer.Hit::target).containsOnly("on");
+  }
+
+  private ProbeScheduler scheduler(String instance) {
+    return new ProbeScheduler(
+        db.dataSource(),
+        new Recorder(db.dataSource(), Clock.systemUTC(), new SimpleMeterRegistry()),
+        prober,
+        new SchedulerSettings(instance, Duration.ofSeconds(1), 50, Duration.ofMillis(50), 100),
+        new SimpleMeterRegistry());
+  }
+
+  private TargetSpec target(String name) {
+    return new TargetSpec(
+        name,
+        TargetKind.HTTP,
+        URI.create(server.url(name)),
+        "GET",
+        Duration.ofSeconds(1),
+        Duration.ofMillis(500),
+        Duration.ofMillis(500),
+        StatusCodes.SUCCESS,
+        3,
+        1,
+        false,
+        true);
+  }
+
+  private void execute(String sql) throws Exception {
+    try (Connection connection = db.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  private String single(String sql) throws Exception {
+    try (Connection connection = db.connect()) {
+      return Tables.rows(connection, sql).get(0);
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package dev.vigil.monitor.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.vigil.monitor.alert.ProbeResult;
+import dev.vigil.monitor.alert.ProbeStatus;
+import dev.vigil.monitor.target.StatusCodes;
+import dev.vigil.monitor.target.TargetKind;
+import dev.vigil.monitor.target.TargetSpec;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ProberTest {
+  private static final long HUGE_BODY = 64L * 1024 * 1024;
+
+  private HttpServer server;
+  private Prober prober;
+  private final CountDownLatch release = new CountDownLatch(1);
+  private final AtomicReference<String> authorization = new AtomicReference<>();
+  private final AtomicLong hugeBodyWritten = new AtomicLong(-1);
+
+  @BeforeEach
+  void startServer() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    server.createContext(
+        "/ok",
+        exchange -> {
+          authorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
+          respond(exchange, 200);
+        });
+    server.createContext("/fail", exchange -> respond(exchange, 503));
+    server.createContext(
+        "/moved",
+        exchange -> {
+          exchange.getResponseHeaders().add("Location", "/ok");
+          respond(exchange, 302);
+        });
+    server.createContext(
+        "/slow",
+        exchange -> {
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          respond(exchange, 200);
+        });
+    server.createContext("/huge", this::huge);
+    server.start();
+    prober = new Prober("vigil-test", Clock.systemUTC(), new SimpleMeterRegistry());
+  }
+
+  @AfterEach
+  void stopServer() {
+    release.countDown();
+    prober.close();
+    server.stop(0);
+  }
+
+  @Test
+  void acceptedStatusIsUp() {
+    ProbeResult result = prober.probe(target("/ok", false));
+    assertThat(result.status()).isEqualTo(ProbeStatus.UP);
+    assertThat(result.httpStatus()).isEqualTo(200);
+    assertThat(result.error()).isNull();
+  }
+
+  @Test
+  void unacceptedStatusIsDownWithTheStatus() {
+    ProbeResult result = prober.probe(target("/fail", false));
+    assertThat(result.status()).isEqualTo(ProbeStatus.DOWN);
+    assertThat(result.error()).isEqualTo("HTTP 503");
+  }
+
+  @Test
+  void redirectIsNotFollowedUnlessTheTargetAsks() {
+    ProbeResult notFollowed = prober.probe(target("/moved", false));
+    assertThat(notFollowed.status()).isEqualTo(ProbeStatus.DOWN);
+    assertThat(notFollowed.error()).isEqualTo("HTTP 302 (redirect not followed)");
+
+    ProbeResult followed = prober.probe(target("/moved", true));
+    assertThat(followed.status()).isEqualTo(ProbeStatus.UP);
+  }
+
+  @Test
+  void timeoutIsDownWithAShortReasonWithoutCredentialsOrQuery() {
+    URI url = URI.create("http://probe:s3cret@127.0.0.1:" + port() + "/slow?token=abc123");
+    ProbeResult result = prober.probe(target(url, false));
+    assertThat(result.status()).isEqualTo(ProbeStatus.DOWN);
+    assertThat(result.error()).startsWith("timeout");
+    assertThat(result.error()).doesNotContain("s3cret", "probe:", "abc123", "token", "/slow");
+  }
+
+  @Test
+  void credentialsInTheUrlBecomeBasicAuthAndStayOutOfTheRequestLine() {
+    URI url = URI.create("http://probe:s3cret@127.0.0.1:" + port() + "/ok");
+    assertThat(prober.probe(target(url, false)).status()).isEqualTo(ProbeStatus.UP);
+    assertThat(authorization.get()).isEqualTo("Basic cHJvYmU6czNjcmV0");
+  }
+
+  @Test
+  void refusedConnectionIsDownNamingOnlyHostAndPort() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    URI url = URI.create("http://user:pw@127.0.0.1:" + closedPort + "/health?key=secret");
+    ProbeResult result = prober.probe(target(url, false));
+    assertThat(result.status()).isEqualTo(ProbeStatus.DOWN);
+    assertThat(result.error())
+        .isEqualTo("connect: 127.0.0.1:" + closedPort + " refused the connection");
+  }
+
+  @Test
+  void unresolvableHostIsDown() {
+    ProbeResult result =
+        prober.probe(target(URI.create("http://no-such-host.invalid/health"), false));
+    assertThat(result.status()).isEqualTo(ProbeStatus.DOWN);
+    assertThat(result.error()).contains("no-such-host.invalid");
+  }
+
+  @Test
+  void bodyIsNotReadBeyondTheLimit() {
+    ProbeResult result = prober.probe(target("/huge", false));
+    assertThat(result.status()).isEqualTo(ProbeStatus.UP);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(hugeBodyWritten.get()).isBetween(0L, HUGE_BODY - 1));
+  }
+
+  private void huge(HttpExchange exchange) throws IOException {
+    exchange.sendResponseHeaders(200, HUGE_BODY);
+    byte[] chunk = new byte[8192];
+    long written = 0;
+    try (OutputStream body = exchange.getResponseBody()) {
+      while (written < HUGE_BODY) {
+        body.write(chunk);
+        written += chunk.length;
+      }
+    } catch (IOException e) {
+      // the prober hung up: expected
+    } finally {
+      hugeBodyWritten.set(written);
+      exchange.close();
+    }
+  }
+
+  private static void respond(HttpExchange exchange, int status) throws IOException {
+    byte[] body = "{\"status\":\"ok\"}".getBytes();
+    exchange.sendResponseHeaders(status, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private int port() {
+    return server.getAddress().getPort();
+  }
+
+  private TargetSpec target(String path, boolean followRedirects) {
+    return target(URI.create("http://127.0.0.1:" + port() + path), followRedirects);
+  }
+
+  private static TargetSpec target(URI url, boolean followRedirects) {
+    return new TargetSpec(
+        "svc",
+        TargetKind.HTTP,
+        url,
+        "GET",
+        Duration.ofSeconds(5),
+        Duration.ofMillis(300),
+        Duration.ofMillis(300),
+        StatusCodes.SUCCESS,
+        3,
+        1,
+        followRedirects,
+        true);
+  }
+}

@@ -1,0 +1,181 @@
+package dev.vigil.monitor.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.kit.Settings;
+import dev.vigil.monitor.MonitorConfig;
+import dev.vigil.monitor.MonitorSchema;
+import dev.vigil.monitor.MonitorService;
+import dev.vigil.monitor.Tables;
+import dev.vigil.monitor.target.StatusCodes;
+import dev.vigil.monitor.target.TargetKind;
+import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.target.TargetStore;
+import java.io.File;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Two monitor instances on one database probe 100 targets on a local HTTP server: instance A in
+ * this JVM, instance B a separate OS process that is killed with SIGKILL half-way. Runs about 30
+ * seconds (not the full minute of the issue) to keep the module's suite short: ~12 s with both
+ * instances, then ~12 s after the kill.
+ */
+@ExtendWith(VigilInfraExtension.class)
+class TwoMonitorInstancesIT {
+  private static final int TARGETS = 100;
+  private static final Duration INTERVAL = Duration.ofSeconds(2);
+  private static final Duration LEASE = Duration.ofSeconds(5);
+  // A claim lasts max(lease, connect + read timeout + 2 s margin) = max(5 s, 0.5 + 1 + 2) = 5 s.
+  private static final Duration EFFECTIVE_LEASE = LEASE;
+  private static final Duration SLACK = Duration.ofMillis(1500);
+
+  @Test
+  void everyTargetIsProbedOnScheduleNeverTwiceAtOnceAndSurvivesAKilledInstance(TestDatabase db)
+      throws Exception {
+    MonitorSchema.migrate(db.dataSource());
+    try (ProbeTargetServer server = new ProbeTargetServer(50)) {
+      List<TargetSpec> targets =
+          IntStream.range(0, TARGETS).mapToObj(i -> target(server, "svc-" + i)).toList();
+      new TargetStore(db.dataSource()).upsertAll(targets, TargetStore.Source.API);
+
+      Process b = startInstanceB(db);
+      try (MonitorService a =
+          MonitorService.start(MonitorConfig.from(new Settings(env(db, "a"))))) {
+        await("instance B probes")
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> server.hits().stream().anyMatch(h -> h.instance().equals("b")));
+        long bothFrom = System.nanoTime();
+        await("every target probed 5 times by the pair")
+            .atMost(Duration.ofSeconds(40))
+            .until(() -> everyTargetProbedSince(server, bothFrom, 5));
+
+        b.destroyForcibly(); // SIGKILL: no shutdown hook, leases left behind
+        assertThat(b.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        long killedAt = System.nanoTime();
+
+        await("every target probed 5 times by the survivor")
+            .atMost(Duration.ofSeconds(40))
+            .until(() -> everyTargetProbedSince(server, killedAt, 5));
+
+        List<ProbeTargetServer.Hit> hits = server.hits();
+        assertThat(server.overlaps()).as("probes of one target in flight at once").isZero();
+
+        Map<String, Long> perInstance =
+            hits.stream()
+                .filter(h -> h.startNanos() >= bothFrom && h.startNanos() < killedAt)
+                .collect(
+                    Collectors.groupingBy(ProbeTargetServer.Hit::instance, Collectors.counting()));
+        assertThat(perInstance.keySet()).as("both instances share the work").contains("a", "b");
+
+        Map<String, List<Long>> byTarget =
+            hits.stream()
+                .collect(
+                    Collectors.groupingBy(
+                        ProbeTargetServer.Hit::target,
+                        Collectors.mapping(
+                            ProbeTargetServer.Hit::startNanos, Collectors.toList())));
+        long maxGapSteady = 0;
+        long maxGapAcrossKill = 0;
+        for (List<Long> starts : byTarget.values()) {
+          List<Long> sorted = new ArrayList<>(starts);
+          sorted.sort(null);
+          for (int i = 1; i < sorted.size(); i++) {
+            long gap = sorted.get(i) - sorted.get(i - 1);
+            if (sorted.get(i - 1) >= bothFrom && sorted.get(i) < killedAt) {
+              maxGapSteady = Math.max(maxGapSteady, gap);
+            } else if (sorted.get(i - 1) < killedAt && sorted.get(i) >= killedAt) {
+              maxGapAcrossKill = Math.max(maxGapAcrossKill, gap);
+            } else if (sorted.get(i - 1) >= killedAt) {
+              maxGapSteady = Math.max(maxGapSteady, gap);
+            }
+          }
+        }
+        System.out.printf(
+            "two-instances: hits=%d perInstanceBeforeKill=%s maxGapSteady=%dms maxGapAcrossKill=%dms%n",
+            hits.size(), perInstance, maxGapSteady / 1_000_000, maxGapAcrossKill / 1_000_000);
+        assertThat(Duration.ofNanos(maxGapSteady))
+            .as("interval kept while instances are healthy")
+            .isLessThanOrEqualTo(INTERVAL.plus(SLACK));
+        assertThat(Duration.ofNanos(maxGapAcrossKill))
+            .as("a killed instance's targets continue within the lease")
+            .isLessThanOrEqualTo(EFFECTIVE_LEASE.plus(INTERVAL).plus(SLACK));
+        assertThat(Tables.count(db.dataSource(), "select count(*) from outbox"))
+            .as("all targets healthy: no alerts")
+            .isZero();
+        assertThat(
+                Tables.count(db.dataSource(), "select count(distinct service) from check_history"))
+            .isEqualTo(TARGETS);
+      } finally {
+        b.destroyForcibly();
+      }
+    }
+  }
+
+  private static boolean everyTargetProbedSince(ProbeTargetServer server, long since, int times) {
+    Map<String, Long> counts =
+        server.hits().stream()
+            .filter(h -> h.startNanos() >= since)
+            .collect(Collectors.groupingBy(ProbeTargetServer.Hit::target, Collectors.counting()));
+    return counts.size() == TARGETS && counts.values().stream().allMatch(c -> c >= times);
+  }
+
+  private static Process startInstanceB(TestDatabase db) throws Exception {
+    String java = ProcessHandle.current().info().command().orElseThrow();
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            java,
+            "-Xmx256m",
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.vigil.monitor.MonitorMain");
+    builder.environment().putAll(env(db, "b"));
+    File log = Path.of("target", "two-instances-b.log").toFile();
+    builder.redirectErrorStream(true).redirectOutput(log);
+    return builder.start();
+  }
+
+  private static Map<String, String> env(TestDatabase db, String instance) {
+    Map<String, String> env = new HashMap<>();
+    env.put("VIGIL_DB_URL", db.jdbcUrl());
+    env.put("VIGIL_DB_USER", db.user());
+    env.put("VIGIL_DB_PASSWORD", db.password());
+    env.put("VIGIL_HTTP_PORT", "0");
+    env.put("VIGIL_API_TOKEN", "two-instances-token");
+    env.put("VIGIL_DB_POOL_SIZE", "8");
+    env.put("VIGIL_INSTANCE_ID", instance);
+    env.put("VIGIL_LEASE_DURATION", LEASE.toMillis() + "ms");
+    env.put("VIGIL_CLAIM_POLL_INTERVAL", "100ms");
+    env.put("VIGIL_CLAIM_BATCH", "20");
+    return env;
+  }
+
+  private static TargetSpec target(ProbeTargetServer server, String name) {
+    return new TargetSpec(
+        name,
+        TargetKind.HTTP,
+        URI.create(server.url(name)),
+        "GET",
+        INTERVAL,
+        Duration.ofSeconds(1),
+        Duration.ofMillis(500),
+        StatusCodes.SUCCESS,
+        3,
+        1,
+        false,
+        true);
+  }
+}

@@ -1,0 +1,127 @@
+package dev.vigil.notifier;
+
+import dev.vigil.notifier.api.HttpApi;
+import dev.vigil.notifier.delivery.Delivery;
+import dev.vigil.notifier.intake.ReceiptConsumer;
+import dev.vigil.notifier.internal.Database;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running notifier: database (migrated), delivery workers, Kafka intake and the HTTP API.
+ * Several instances may share the database and the consumer group; see {@link Delivery} and {@link
+ * ReceiptConsumer} for the ordering and idempotency guarantees.
+ */
+public final class NotifierService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(NotifierService.class);
+
+  private final Deque<AutoCloseable> parts;
+  private final HttpApi api;
+
+  private NotifierService(Deque<AutoCloseable> parts, HttpApi api) {
+    this.parts = parts;
+    this.api = api;
+  }
+
+  /** Builds and starts every part; on failure, closes what was started and rethrows. */
+  public static NotifierService start(NotifierConfig config) {
+    Deque<AutoCloseable> parts = new ArrayDeque<>();
+    try {
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      parts.push(registry::close);
+      Database database =
+          Database.open(
+              config.dbUrl(),
+              config.dbUser(),
+              config.dbPassword(),
+              config.workers() + 4,
+              "notifier",
+              "classpath:db/notifier",
+              "flyway_notifier_history");
+      parts.push(database);
+      Delivery delivery =
+          new Delivery(
+              database,
+              config.routes(),
+              new Delivery.Options(
+                  config.workers(),
+                  config.batchSize(),
+                  config.maxAttempts(),
+                  config.lease(),
+                  config.pollInterval(),
+                  config.connectTimeout(),
+                  config.readTimeout(),
+                  config.backoffInitial(),
+                  config.backoffMax(),
+                  config.retryAfterMax()),
+              registry);
+      delivery.start();
+      parts.push(delivery);
+      ReceiptConsumer intake =
+          new ReceiptConsumer(
+              database,
+              config.bootstrapServers(),
+              config.topic(),
+              config.groupId(),
+              registry,
+              delivery::wake);
+      intake.start();
+      parts.push(intake);
+      HttpApi api =
+          new HttpApi(
+              config.httpPort(),
+              database,
+              registry,
+              config.adminToken(),
+              intake::healthy,
+              delivery::wake);
+      parts.push(api);
+      log.info("event=notifier_started port={} config={}", api.port(), config);
+      return new NotifierService(parts, api);
+    } catch (RuntimeException e) {
+      RuntimeException failure = closeAll(parts);
+      if (failure != null) {
+        e.addSuppressed(failure);
+      }
+      throw e;
+    }
+  }
+
+  /** The HTTP port actually bound. */
+  public int httpPort() {
+    return api.port();
+  }
+
+  /** Stops intake and workers, then the API and the pool; keeps the first failure. */
+  @Override
+  public void close() {
+    RuntimeException failure = closeAll(parts);
+    log.info("event=notifier_stopped");
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static RuntimeException closeAll(Deque<AutoCloseable> parts) {
+    RuntimeException first = null;
+    while (!parts.isEmpty()) {
+      try {
+        parts.pop().close();
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        if (first == null) {
+          first = new IllegalStateException("closing the notifier failed", e);
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    return first;
+  }
+}

@@ -1,0 +1,112 @@
+package dev.vigil.notifier.delivery;
+
+import dev.vigil.notifier.internal.Database;
+import dev.vigil.notifier.webhook.WebhookRoutes;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The delivery side of one notifier instance: {@code workers} threads working off receipts.
+ *
+ * <p>Guarantees (across any number of workers and instances sharing the database): per service,
+ * events are delivered strictly in receipt order and at most one is in flight; a failing or dead
+ * delivery blocks only its own service; a receipt is retried with exponential backoff and jitter
+ * (honouring Retry-After up to a bound) until delivered, a permanent failure, or {@code
+ * maxAttempts}, then parked as dead until an operator replays or skips it. Delivery is
+ * at-least-once: a crash between the send and recording it re-sends the same event id, which
+ * receivers de-duplicate ({@code Idempotency-Key}, {@code webhook-id}).
+ */
+public final class Delivery implements AutoCloseable {
+  /** Tuning of the delivery loop. */
+  public record Options(
+      int workers,
+      int batchSize,
+      int maxAttempts,
+      Duration lease,
+      Duration pollInterval,
+      Duration connectTimeout,
+      Duration readTimeout,
+      Duration backoffInitial,
+      Duration backoffMax,
+      Duration retryAfterMax) {
+    Backoff backoff() {
+      return new Backoff(backoffInitial, backoffMax, retryAfterMax);
+    }
+  }
+
+  private final WebhookSender sender;
+  private final List<DeliveryWorker> workers = new ArrayList<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private final DeliveryStore store;
+  private volatile DeliveryStore.Backlog backlog = new DeliveryStore.Backlog(0, 0, null);
+  private volatile long backlogReadAt;
+
+  public Delivery(
+      Database database, WebhookRoutes routes, Options options, MeterRegistry registry) {
+    this.store = new DeliveryStore(database);
+    this.sender = new WebhookSender(routes, options.connectTimeout(), options.readTimeout());
+    DeliveryMetrics metrics = new DeliveryMetrics(registry);
+    for (int i = 0; i < options.workers(); i++) {
+      DeliveryWorker worker = new DeliveryWorker(store, sender, metrics, options);
+      workers.add(worker);
+      threads.add(new Thread(worker, "notifier-delivery-" + i));
+    }
+    Gauge.builder("vigil_notifier_pending", this, d -> d.backlog().pending())
+        .description("Receipts not yet delivered (excluding dead)")
+        .register(registry);
+    Gauge.builder("vigil_notifier_dead", this, d -> d.backlog().dead())
+        .description("Dead deliveries blocking their service")
+        .register(registry);
+    Gauge.builder(
+            "vigil_notifier_oldest_pending_age_seconds",
+            this,
+            d -> {
+              var oldest = d.backlog().oldestPending();
+              return oldest == null
+                  ? 0
+                  : Duration.between(oldest.toInstant(), Instant.now()).toMillis() / 1000.0;
+            })
+        .description("Age of the oldest pending receipt")
+        .register(registry);
+  }
+
+  public void start() {
+    threads.forEach(Thread::start);
+  }
+
+  /** Wakes idle workers (new receipts or an operator replay). */
+  public void wake() {
+    workers.forEach(DeliveryWorker::wake);
+  }
+
+  private DeliveryStore.Backlog backlog() {
+    long now = System.nanoTime();
+    if (now - backlogReadAt > 1_000_000_000L) {
+      try {
+        backlog = store.backlog();
+        backlogReadAt = now;
+      } catch (RuntimeException e) {
+        // keep the last known value; /health reports the database separately
+      }
+    }
+    return backlog;
+  }
+
+  @Override
+  public void close() {
+    workers.forEach(DeliveryWorker::stop);
+    for (Thread thread : threads) {
+      try {
+        thread.join(15_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    sender.close();
+  }
+}

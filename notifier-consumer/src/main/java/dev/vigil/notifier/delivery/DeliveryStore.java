@@ -1,0 +1,278 @@
+package dev.vigil.notifier.delivery;
+
+import dev.vigil.notifier.internal.Database;
+import dev.vigil.notifier.internal.ServiceLocks;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Claims and finishes deliveries.
+ *
+ * <p>Claim: one statement picks due heads of line ({@code head and status = 'PENDING' and
+ * available_at <= now()}, an index scan), locks them {@code FOR UPDATE SKIP LOCKED} so concurrent
+ * workers never wait on or share a row, and in the same statement sets a random token, pushes
+ * {@code available_at} to the lease expiry and increments attempts. Only heads are claimable, so a
+ * service never has two deliveries in flight and never overtakes an undelivered (or dead) event.
+ *
+ * <p>Finish: an outcome is written only where the row still carries the worker's token; a worker
+ * whose lease ran out and whose receipt was claimed again is refused. Delivering a head promotes
+ * the service's next receipt, under the service's advisory lock.
+ */
+final class DeliveryStore {
+  private static final String CLAIM =
+      """
+      with candidate as (
+        select event_id from notifier_receipt
+         where head and status = 'PENDING' and available_at <= now()
+         order by available_at
+         limit ?
+         for update skip locked)
+      update notifier_receipt r
+         set claim_token = gen_random_uuid(),
+             available_at = now() + ? * interval '1 millisecond',
+             attempts = r.attempts + 1
+        from candidate c
+       where r.event_id = c.event_id
+      returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at
+      """;
+
+  private static final String DELIVERED =
+      """
+      update notifier_receipt r
+         set status = 'DELIVERED', head = false, claim_token = null, delivered_at = now(),
+             last_status = u.status, last_error = null
+        from unnest(?::uuid[], ?::uuid[], ?::int[]) as u(event_id, token, status)
+       where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
+      returning r.event_id, r.service
+      """;
+
+  private static final String RETRY =
+      """
+      update notifier_receipt r
+         set claim_token = null, available_at = now() + u.delay_ms * interval '1 millisecond',
+             last_status = u.status, last_error = u.error
+        from unnest(?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::text[])
+             as u(event_id, token, delay_ms, status, error)
+       where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
+      returning r.event_id
+      """;
+
+  private static final String DEAD =
+      """
+      update notifier_receipt r
+         set status = 'DEAD', claim_token = null, dead_at = now(), available_at = now(),
+             last_status = u.status, last_error = u.error
+        from unnest(?::uuid[], ?::uuid[], ?::int[], ?::text[]) as u(event_id, token, status, error)
+       where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
+      returning r.event_id
+      """;
+
+  private static final String CLAIM_NEXT =
+      """
+      with candidate as (
+        select event_id from notifier_receipt
+         where service = any(?) and head and status = 'PENDING' and available_at <= now()
+         order by available_at
+         limit ?
+         for update skip locked)
+      update notifier_receipt r
+         set claim_token = gen_random_uuid(),
+             available_at = now() + ? * interval '1 millisecond',
+             attempts = r.attempts + 1
+        from candidate c
+       where r.event_id = c.event_id
+      returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at
+      """;
+
+  /** What recording a set of results produced. */
+  record Recorded(Set<UUID> refused, List<Claim> next) {}
+
+  /** A result to record for one claim. */
+  record Result(Claim claim, Kind kind, int status, String error, Duration delay) {
+    enum Kind {
+      DELIVERED,
+      RETRY,
+      DEAD
+    }
+  }
+
+  private final Database database;
+
+  DeliveryStore(Database database) {
+    this.database = database;
+  }
+
+  /** Claims up to {@code limit} due heads of line, each of a different service. */
+  List<Claim> claim(int limit, Duration lease) {
+    return database.inTransaction(
+        "claiming deliveries",
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
+            statement.setInt(1, limit);
+            statement.setLong(2, lease.toMillis());
+            return claims(statement);
+          }
+        });
+  }
+
+  private static List<Claim> claims(PreparedStatement statement) throws SQLException {
+    List<Claim> claims = new ArrayList<>();
+    try (ResultSet rows = statement.executeQuery()) {
+      while (rows.next()) {
+        claims.add(
+            new Claim(
+                rows.getObject(1, UUID.class),
+                rows.getString(2),
+                rows.getString(3),
+                rows.getString(4),
+                rows.getInt(5),
+                rows.getObject(6, UUID.class),
+                rows.getTimestamp(7).toInstant()));
+      }
+    }
+    return claims;
+  }
+
+  /**
+   * Records results in one transaction.
+   *
+   * @return the event ids whose result was refused because the token no longer holds
+   */
+  Set<UUID> record(List<Result> results) {
+    return record(results, 0, Duration.ZERO).refused();
+  }
+
+  /**
+   * Records results in one transaction and, in the same transaction, claims up to {@code
+   * chainLimit} of the next heads of the services just delivered, so a service's backlog flows
+   * without waiting for the next general claim.
+   */
+  Recorded record(List<Result> results, int chainLimit, Duration lease) {
+    return database.inTransaction(
+        "recording " + results.size() + " delivery results",
+        connection -> {
+          Set<UUID> accepted = new HashSet<>();
+          List<Claim> next = new ArrayList<>();
+          List<Result> delivered = new ArrayList<>();
+          List<Result> retry = new ArrayList<>();
+          List<Result> dead = new ArrayList<>();
+          for (Result result : results) {
+            switch (result.kind()) {
+              case DELIVERED -> delivered.add(result);
+              case RETRY -> retry.add(result);
+              case DEAD -> dead.add(result);
+            }
+          }
+          if (!delivered.isEmpty()) {
+            Set<String> services = new HashSet<>();
+            delivered.forEach(r -> services.add(r.claim().service()));
+            ServiceLocks.lock(connection, services);
+            Set<String> advanced = new HashSet<>();
+            try (PreparedStatement statement = connection.prepareStatement(DELIVERED)) {
+              statement.setArray(1, uuids(connection, delivered, r -> r.claim().eventId()));
+              statement.setArray(2, uuids(connection, delivered, r -> r.claim().token()));
+              statement.setArray(3, ints(connection, delivered));
+              try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                  accepted.add(rows.getObject(1, UUID.class));
+                  advanced.add(rows.getString(2));
+                }
+              }
+            }
+            ServiceLocks.promoteHeads(connection, advanced);
+            if (chainLimit > 0 && !advanced.isEmpty()) {
+              try (PreparedStatement statement = connection.prepareStatement(CLAIM_NEXT)) {
+                statement.setArray(1, connection.createArrayOf("text", advanced.toArray()));
+                statement.setInt(2, chainLimit);
+                statement.setLong(3, lease.toMillis());
+                next.addAll(claims(statement));
+              }
+            }
+          }
+          if (!retry.isEmpty()) {
+            try (PreparedStatement statement = connection.prepareStatement(RETRY)) {
+              statement.setArray(1, uuids(connection, retry, r -> r.claim().eventId()));
+              statement.setArray(2, uuids(connection, retry, r -> r.claim().token()));
+              statement.setArray(
+                  3,
+                  connection.createArrayOf(
+                      "int8", retry.stream().map(r -> r.delay().toMillis()).toArray()));
+              statement.setArray(4, ints(connection, retry));
+              statement.setArray(5, errors(connection, retry));
+              collect(statement, accepted);
+            }
+          }
+          if (!dead.isEmpty()) {
+            try (PreparedStatement statement = connection.prepareStatement(DEAD)) {
+              statement.setArray(1, uuids(connection, dead, r -> r.claim().eventId()));
+              statement.setArray(2, uuids(connection, dead, r -> r.claim().token()));
+              statement.setArray(3, ints(connection, dead));
+              statement.setArray(4, errors(connection, dead));
+              collect(statement, accepted);
+            }
+          }
+          Set<UUID> refused = new HashSet<>();
+          for (Result result : results) {
+            if (!accepted.contains(result.claim().eventId())) {
+              refused.add(result.claim().eventId());
+            }
+          }
+          return new Recorded(refused, next);
+        });
+  }
+
+  /** Pending and dead counts and the oldest pending receipt's arrival. */
+  record Backlog(long pending, long dead, Timestamp oldestPending) {}
+
+  Backlog backlog() {
+    return database.inTransaction(
+        "reading backlog",
+        connection -> {
+          try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      """
+                      select count(*) filter (where status = 'PENDING'),
+                             count(*) filter (where status = 'DEAD'),
+                             min(received_at) filter (where status = 'PENDING')
+                        from notifier_receipt where status in ('PENDING', 'DEAD')
+                      """);
+              ResultSet rows = statement.executeQuery()) {
+            rows.next();
+            return new Backlog(rows.getLong(1), rows.getLong(2), rows.getTimestamp(3));
+          }
+        });
+  }
+
+  private static void collect(PreparedStatement statement, Set<UUID> accepted) throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      while (rows.next()) {
+        accepted.add(rows.getObject(1, UUID.class));
+      }
+    }
+  }
+
+  private static java.sql.Array uuids(
+      Connection connection, List<Result> results, java.util.function.Function<Result, UUID> f)
+      throws SQLException {
+    return connection.createArrayOf("uuid", results.stream().map(f).toArray());
+  }
+
+  private static java.sql.Array ints(Connection connection, List<Result> results)
+      throws SQLException {
+    return connection.createArrayOf("int4", results.stream().map(Result::status).toArray());
+  }
+
+  private static java.sql.Array errors(Connection connection, List<Result> results)
+      throws SQLException {
+    return connection.createArrayOf("text", results.stream().map(Result::error).toArray());
+  }
+}

@@ -1,0 +1,94 @@
+package dev.vigil.notifier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.vigil.kit.ConfigException;
+import dev.vigil.kit.Settings;
+import dev.vigil.notifier.webhook.WebhookSecret;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NotifierConfigTest {
+  private static final String SECRET = WebhookSecret.generate();
+
+  private static Map<String, String> minimal() {
+    Map<String, String> env = new HashMap<>();
+    env.put("VIGIL_DB_URL", "jdbc:postgresql://db/vigil");
+    env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092");
+    env.put("VIGIL_WEBHOOK_URL", "https://hooks.example/vigil");
+    env.put("VIGIL_WEBHOOK_SECRETS", SECRET);
+    return env;
+  }
+
+  @Test
+  void defaultsAreSafe() {
+    NotifierConfig config = NotifierConfig.from(new Settings(minimal()));
+    assertThat(config.maxAttempts()).isEqualTo(5);
+    assertThat(config.topic()).isEqualTo("vigil.alerts");
+    assertThat(config.adminToken()).isNull();
+    assertThat(config.toString()).doesNotContain(SECRET.substring(6));
+  }
+
+  @Test
+  void plainHttpNeedsExplicitPermission() {
+    Map<String, String> env = minimal();
+    env.put("VIGIL_WEBHOOK_URL", "http://hooks.example/vigil");
+    assertThatThrownBy(() -> NotifierConfig.from(new Settings(env)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("must use https");
+    env.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
+    assertThat(NotifierConfig.from(new Settings(env)).routes().defaultRoute().url().getScheme())
+        .isEqualTo("http");
+  }
+
+  @Test
+  void missingSettingsAreAllReportedWithoutSecrets() {
+    Map<String, String> env = new HashMap<>();
+    env.put("VIGIL_WEBHOOK_SECRETS", "not-a-whsec-secret-value");
+    env.put("VIGIL_DB_URL", "jdbc:postgresql://db/vigil");
+    env.put("VIGIL_WEBHOOK_URL", "https://hooks.example/vigil");
+    assertThatThrownBy(() -> NotifierConfig.from(new Settings(env)))
+        .hasMessageContaining("VIGIL_KAFKA_BOOTSTRAP_SERVERS")
+        .hasMessageNotContaining("not-a-whsec-secret-value");
+  }
+
+  @Test
+  void routesPickExactThenLongestPrefixThenDefaultWithTheirOwnSecrets(@TempDir Path dir)
+      throws Exception {
+    Path token = dir.resolve("pay-token");
+    Files.writeString(token, "s3cr3t-token\n");
+    String paySecret = WebhookSecret.generate();
+    Map<String, String> env = minimal();
+    env.put("PAY_SECRETS", paySecret);
+    env.put(
+        "VIGIL_WEBHOOK_ROUTES",
+        "payments=https://pay.example/hook secrets=env:PAY_SECRETS token=file:"
+            + token
+            + "; pay*=https://pay-family.example/hook; web-*=https://web.example/hook");
+    var routes = NotifierConfig.from(new Settings(env)).routes();
+    assertThat(routes.routeFor("payments").url().getHost()).isEqualTo("pay.example");
+    assertThat(routes.routeFor("payments").bearerToken()).isEqualTo("s3cr3t-token");
+    assertThat(routes.routeFor("payments").secrets())
+        .containsExactly(WebhookSecret.parse(paySecret));
+    assertThat(routes.routeFor("payroll").url().getHost()).isEqualTo("pay-family.example");
+    assertThat(routes.routeFor("web-frontend").url().getHost()).isEqualTo("web.example");
+    assertThat(routes.routeFor("search").url().getHost()).isEqualTo("hooks.example");
+    assertThat(routes.toString()).doesNotContain("s3cr3t-token");
+  }
+
+  @Test
+  void secretsCanComeFromAFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("secrets");
+    String second = WebhookSecret.generate();
+    Files.writeString(file, SECRET + "\n" + second + "\n");
+    Map<String, String> env = minimal();
+    env.remove("VIGIL_WEBHOOK_SECRETS");
+    env.put("VIGIL_WEBHOOK_SECRETS_FILE", file.toString());
+    assertThat(NotifierConfig.from(new Settings(env)).routes().defaultRoute().secrets()).hasSize(2);
+  }
+}

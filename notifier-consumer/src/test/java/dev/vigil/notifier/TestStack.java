@@ -1,0 +1,225 @@
+package dev.vigil.notifier;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.AlertTopic;
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.TestKafka;
+import dev.vigil.kit.Settings;
+import dev.vigil.notifier.receiver.ReceivedNotification;
+import dev.vigil.notifier.receiver.ReceivedRequest;
+import dev.vigil.notifier.receiver.ReceiverConfig;
+import dev.vigil.notifier.receiver.ReferenceReceiver;
+import dev.vigil.notifier.webhook.WebhookSecret;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * A reference receiver and a notifier on the real PostgreSQL and Kafka, with fast retry settings,
+ * plus helpers to produce records in the relay's contract and to query both databases.
+ */
+final class TestStack implements AutoCloseable {
+  static final String SECRET = WebhookSecret.generate();
+  static final String ADMIN_TOKEN = "admin-" + UUID.randomUUID();
+
+  final TestDatabase db;
+  final TestKafka kafka;
+  final String topic;
+  final String group;
+  final ReferenceReceiver receiver;
+  final List<ReceivedNotification> notifications = new CopyOnWriteArrayList<>();
+  private final Map<String, String> overrides;
+  private final KafkaProducer<byte[], byte[]> producer;
+  NotifierService notifier;
+
+  private TestStack(TestDatabase db, TestKafka kafka, Map<String, String> overrides) {
+    this.db = db;
+    this.kafka = kafka;
+    this.overrides = overrides;
+    this.topic = kafka.uniqueName("alerts");
+    this.group = kafka.uniqueName("notifier");
+    kafka.createTopic(topic, 3);
+    this.receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.from(
+                new Settings(
+                    Map.of(
+                        "VIGIL_DB_URL",
+                        db.jdbcUrl(),
+                        "VIGIL_DB_USER",
+                        db.user(),
+                        "VIGIL_HTTP_PORT",
+                        "0",
+                        "VIGIL_WEBHOOK_SECRETS",
+                        SECRET))));
+    receiver.onNotification(notifications::add);
+    this.producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all"),
+            new ByteArraySerializer(),
+            new ByteArraySerializer());
+  }
+
+  /** Receiver and notifier; {@code overrides} replace the fast test defaults. */
+  static TestStack start(TestDatabase db, TestKafka kafka, Map<String, String> overrides) {
+    TestStack stack = new TestStack(db, kafka, overrides);
+    stack.startNotifier();
+    return stack;
+  }
+
+  Map<String, String> notifierSettings() {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("VIGIL_DB_URL", db.jdbcUrl());
+    settings.put("VIGIL_DB_USER", db.user());
+    settings.put("VIGIL_HTTP_PORT", "0");
+    settings.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+    settings.put("VIGIL_TOPIC", topic);
+    settings.put("VIGIL_NOTIFIER_GROUP_ID", group);
+    settings.put("VIGIL_WEBHOOK_URL", "http://localhost:" + receiver.port() + "/hooks/vigil");
+    settings.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
+    settings.put("VIGIL_WEBHOOK_SECRETS", SECRET);
+    settings.put("VIGIL_ADMIN_TOKEN", ADMIN_TOKEN);
+    settings.put("VIGIL_NOTIFIER_WORKERS", "2");
+    settings.put("VIGIL_NOTIFIER_BACKOFF_INITIAL", "20ms");
+    settings.put("VIGIL_NOTIFIER_BACKOFF_MAX", "100ms");
+    settings.put("VIGIL_NOTIFIER_POLL_INTERVAL", "20ms");
+    settings.put("VIGIL_WEBHOOK_READ_TIMEOUT", "2s");
+    settings.put("VIGIL_WEBHOOK_CONNECT_TIMEOUT", "1s");
+    settings.put("VIGIL_NOTIFIER_LEASE", "5s");
+    settings.putAll(overrides);
+    return settings;
+  }
+
+  void startNotifier() {
+    notifier = NotifierService.start(NotifierConfig.from(new Settings(notifierSettings())));
+  }
+
+  void stopNotifier() {
+    if (notifier != null) {
+      notifier.close();
+      notifier = null;
+    }
+  }
+
+  static AlertEvent failed(String service) {
+    return AlertEvent.failed(
+        UUID.randomUUID(), UUID.randomUUID(), service, Instant.now(), 3, "connect timed out");
+  }
+
+  static AlertEvent recovered(AlertEvent failed) {
+    return AlertEvent.recovered(
+        UUID.randomUUID(),
+        failed.incidentId(),
+        failed.service(),
+        Instant.now(),
+        3,
+        "connect timed out",
+        failed.occurredAt());
+  }
+
+  /** Produces {@code event} exactly as the relay does. */
+  void produce(AlertEvent event) {
+    produce(event.service(), AlertEventJson.write(event).getBytes(StandardCharsets.UTF_8), event);
+  }
+
+  void produce(String key, byte[] value, AlertEvent headersFrom) {
+    ProducerRecord<byte[], byte[]> record =
+        new ProducerRecord<>(
+            topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
+    if (headersFrom != null) {
+      record.headers().add(AlertTopic.HEADER_EVENT_ID, bytes(headersFrom.eventId().toString()));
+      record.headers().add(AlertTopic.HEADER_KIND, bytes(headersFrom.kind().name()));
+      record
+          .headers()
+          .add(AlertTopic.HEADER_INCIDENT_ID, bytes(headersFrom.incidentId().toString()));
+      record.headers().add(AlertTopic.HEADER_SCHEMA_VERSION, bytes("1"));
+    }
+    try {
+      producer.send(record).get();
+    } catch (Exception e) {
+      throw new AssertionError("produce failed", e);
+    }
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Requests the receiver saw for one webhook id. */
+  List<ReceivedRequest> requestsFor(UUID eventId) {
+    List<ReceivedRequest> result = new ArrayList<>();
+    for (ReceivedRequest request : receiver.requests()) {
+      if (eventId.toString().equals(request.webhookId())) {
+        result.add(request);
+      }
+    }
+    return result;
+  }
+
+  String status(UUID eventId) {
+    return scalar("select status from notifier_receipt where event_id = '" + eventId + "'");
+  }
+
+  void awaitStatus(UUID eventId, String status) {
+    await().atMost(Duration.ofSeconds(30)).until(() -> status.equals(status(eventId)));
+  }
+
+  long count(String sql) {
+    return Long.parseLong(scalar(sql));
+  }
+
+  String scalar(String sql) {
+    try (Connection connection = db.connect();
+        PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet rows = statement.executeQuery()) {
+      return rows.next() ? rows.getString(1) : null;
+    } catch (SQLException e) {
+      throw new AssertionError(sql, e);
+    }
+  }
+
+  List<String> column(String sql) {
+    try (Connection connection = db.connect();
+        PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet rows = statement.executeQuery()) {
+      List<String> values = new ArrayList<>();
+      while (rows.next()) {
+        values.add(rows.getString(1));
+      }
+      return values;
+    } catch (SQLException e) {
+      throw new AssertionError(sql, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      stopNotifier();
+    } finally {
+      producer.close();
+      receiver.close();
+    }
+  }
+}

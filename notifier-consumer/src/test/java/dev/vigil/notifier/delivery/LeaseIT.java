@@ -1,0 +1,179 @@
+package dev.vigil.notifier.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.kit.Settings;
+import dev.vigil.notifier.internal.Database;
+import dev.vigil.notifier.receiver.ReceivedNotification;
+import dev.vigil.notifier.receiver.ReceiverConfig;
+import dev.vigil.notifier.receiver.ReferenceReceiver;
+import dev.vigil.notifier.webhook.WebhookRoute;
+import dev.vigil.notifier.webhook.WebhookRoutes;
+import dev.vigil.notifier.webhook.WebhookSecret;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(VigilInfraExtension.class)
+class LeaseIT {
+  private static final String SECRET = WebhookSecret.generate();
+
+  @Test
+  void workerDyingAfterClaimIsTakenOverAfterLeaseAndItsLateResultIsRefused(TestDatabase db)
+      throws Exception {
+    try (Database database = open(db);
+        ReferenceReceiver receiver = receiver(db)) {
+      List<ReceivedNotification> received = new CopyOnWriteArrayList<>();
+      receiver.onNotification(received::add);
+      AlertEvent event =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "api", Instant.now(), 3, "503");
+      insertHead(db, event);
+
+      // a worker claims with a 1 s lease, then dies without sending or recording anything
+      DeliveryStore store = new DeliveryStore(database);
+      Claim dead = store.claim(10, Duration.ofSeconds(1)).getFirst();
+      assertThat(dead.attempts()).isEqualTo(1);
+      assertThat(store.claim(10, Duration.ofSeconds(30))).as("the lease is exclusive").isEmpty();
+
+      try (Delivery delivery = delivery(database, receiver)) {
+        delivery.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1);
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> "DELIVERED 2".equals(row(db, event.eventId(), "status || ' ' || attempts")));
+      }
+      assertThat(row(db, event.eventId(), "claim_token")).isNull();
+
+      // the old worker wakes up and reports a failure with its stale token: refused
+      var late = new DeliveryStore.Result(dead, DeliveryStore.Result.Kind.DEAD, 503, "late", null);
+      assertThat(store.record(List.of(late))).containsExactly(event.eventId());
+      assertThat(row(db, event.eventId(), "status")).isEqualTo("DELIVERED");
+    }
+  }
+
+  @Test
+  void expiredLeaseGivesANewTokenAndOnlyTheNewHolderCanRecord(TestDatabase db) throws Exception {
+    try (Database database = open(db)) {
+      AlertEvent event =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "api", Instant.now(), 3, "503");
+      insertHead(db, event);
+      DeliveryStore store = new DeliveryStore(database);
+      Claim first = store.claim(1, Duration.ofMillis(300)).getFirst();
+      Claim second =
+          await()
+              .atMost(Duration.ofSeconds(5))
+              .until(() -> store.claim(1, Duration.ofSeconds(30)), claims -> !claims.isEmpty())
+              .getFirst();
+      assertThat(second.token()).isNotEqualTo(first.token());
+      assertThat(second.attempts()).isEqualTo(2);
+
+      var stale =
+          new DeliveryStore.Result(first, DeliveryStore.Result.Kind.DELIVERED, 200, null, null);
+      assertThat(store.record(List.of(stale))).containsExactly(event.eventId());
+      assertThat(row(db, event.eventId(), "status")).isEqualTo("PENDING");
+      var current =
+          new DeliveryStore.Result(second, DeliveryStore.Result.Kind.DELIVERED, 200, null, null);
+      assertThat(store.record(List.of(current))).isEmpty();
+      assertThat(row(db, event.eventId(), "status")).isEqualTo("DELIVERED");
+    }
+  }
+
+  static Database open(TestDatabase db) {
+    return Database.open(
+        db.jdbcUrl(),
+        db.user(),
+        db.password(),
+        4,
+        "test",
+        "classpath:db/notifier",
+        "flyway_notifier_history");
+  }
+
+  static ReferenceReceiver receiver(TestDatabase db) {
+    return ReferenceReceiver.start(
+        ReceiverConfig.from(
+            new Settings(
+                Map.of(
+                    "VIGIL_DB_URL",
+                    db.jdbcUrl(),
+                    "VIGIL_DB_USER",
+                    db.user(),
+                    "VIGIL_HTTP_PORT",
+                    "0",
+                    "VIGIL_WEBHOOK_SECRETS",
+                    SECRET))));
+  }
+
+  static Delivery delivery(Database database, ReferenceReceiver receiver) {
+    WebhookRoute route =
+        new WebhookRoute(
+            "*",
+            URI.create("http://localhost:" + receiver.port() + "/hook"),
+            null,
+            WebhookSecret.parseList(SECRET),
+            true);
+    return new Delivery(
+        database,
+        new WebhookRoutes(route, List.of()),
+        new Delivery.Options(
+            4,
+            64,
+            5,
+            Duration.ofSeconds(10),
+            Duration.ofMillis(20),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(5),
+            Duration.ofMillis(20),
+            Duration.ofMillis(100),
+            Duration.ofSeconds(5)),
+        new SimpleMeterRegistry());
+  }
+
+  /** A receipt as the intake stores it for a service with nothing else pending. */
+  static void insertHead(TestDatabase db, AlertEvent event) throws Exception {
+    try (Connection connection = db.connect();
+        PreparedStatement insert =
+            connection.prepareStatement(
+                """
+                insert into notifier_receipt (event_id, service, kind, incident_id, payload,
+                  kafka_topic, kafka_partition, kafka_offset, head)
+                values (?, ?, ?, ?, ?, 't', 0, 0, true)
+                """)) {
+      insert.setObject(1, event.eventId());
+      insert.setString(2, event.service());
+      insert.setString(3, event.kind().name());
+      insert.setObject(4, event.incidentId());
+      insert.setString(5, AlertEventJson.write(event));
+      insert.executeUpdate();
+    }
+  }
+
+  static String row(TestDatabase db, UUID eventId, String expression) throws Exception {
+    try (Connection connection = db.connect();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "select " + expression + " from notifier_receipt where event_id = ?")) {
+      select.setObject(1, eventId);
+      try (ResultSet rows = select.executeQuery()) {
+        rows.next();
+        return rows.getString(1);
+      }
+    }
+  }
+}

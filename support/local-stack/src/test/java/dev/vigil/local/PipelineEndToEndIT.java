@@ -1,0 +1,148 @@
+package dev.vigil.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.TestKafka;
+import dev.vigil.harness.junit.VigilInfraExtension;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole path in one JVM: probe → outbox → relay (WAL) → Kafka → notifier receipt → signed
+ * webhook → reference receiver, which verifies the signature and stores each notification once.
+ */
+@ExtendWith(VigilInfraExtension.class)
+class PipelineEndToEndIT {
+
+  @Test
+  void outageAndRecoveryReachTheReceiverOnceEachInOrder(
+      TestDatabase db, TestKafka kafka, @TempDir Path dir) throws Exception {
+    AtomicBoolean up = new AtomicBoolean(true);
+    HttpServer target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    target.createContext(
+        "/",
+        exchange -> {
+          exchange.sendResponseHeaders(up.get() ? 200 : 503, -1);
+          exchange.close();
+        });
+    target.start();
+    Path targets = dir.resolve("targets.yaml");
+    Files.writeString(
+        targets,
+        """
+        targets:
+          - name: checkout
+            url: http://127.0.0.1:%d/health
+            interval: 1s
+            timeout: 500ms
+            failureThreshold: 3
+        """
+            .formatted(target.getAddress().getPort()));
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    LocalStackOptions options = new LocalStackOptions(dir.resolve("data"), targets, null, 0);
+    LocalStack.Backing backing =
+        new LocalStack.Backing(db.jdbcUrl(), db.user(), db.password(), kafka.bootstrapServers());
+
+    try (LocalStack stack =
+        LocalStack.start(
+            options, backing, new PrintStream(printed, true, StandardCharsets.UTF_8))) {
+      await().atMost(Duration.ofSeconds(30)).until(() -> count(db, "check_history") >= 2);
+      up.set(false);
+      await().atMost(Duration.ofSeconds(60)).until(() -> alertLines(printed).size() == 1);
+      up.set(true);
+      await().atMost(Duration.ofSeconds(60)).until(() -> alertLines(printed).size() == 2);
+
+      List<String> lines = alertLines(printed);
+      assertThat(lines.get(0)).contains("checkout").contains("FAILED");
+      assertThat(lines.get(1)).contains("checkout").contains("RECOVERED").contains("downtime=");
+      assertThat(receivedKinds(db)).containsExactly("FAILED", "RECOVERED");
+      assertThat(query(db, "select count(distinct webhook_id) from received_webhook"))
+          .isEqualTo("2");
+      assertThat(
+              query(
+                  db,
+                  "select count(*) from received_webhook r join outbox o on o.id = r.event_id"
+                      + " where o.aggregateid = 'checkout'"))
+          .isEqualTo("2");
+      assertThat(keysOnKafka(kafka)).containsExactly("checkout", "checkout");
+    } finally {
+      target.stop(0);
+    }
+  }
+
+  private static List<String> alertLines(ByteArrayOutputStream printed) {
+    return printed
+        .toString(StandardCharsets.UTF_8)
+        .lines()
+        .filter(line -> line.contains("incident="))
+        .toList();
+  }
+
+  private static List<String> receivedKinds(TestDatabase db) throws Exception {
+    List<String> kinds = new ArrayList<>();
+    try (Connection connection = db.connect();
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("select kind from received_webhook order by seq")) {
+      while (rs.next()) {
+        kinds.add(rs.getString(1));
+      }
+    }
+    return kinds;
+  }
+
+  private static List<String> keysOnKafka(TestKafka kafka) {
+    List<String> keys = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, kafka.uniqueName("e2e-check"),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+            new StringDeserializer(),
+            new StringDeserializer())) {
+      consumer.subscribe(List.of("vigil.alerts"));
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (keys.size() < 2 && System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+          keys.add(record.key());
+        }
+      }
+    }
+    return keys;
+  }
+
+  private static long count(TestDatabase db, String table) throws Exception {
+    return Long.parseLong(query(db, "select count(*) from " + table));
+  }
+
+  private static String query(TestDatabase db, String sql) throws Exception {
+    try (Connection connection = db.connect();
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+}
