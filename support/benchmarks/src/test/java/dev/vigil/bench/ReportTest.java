@@ -37,7 +37,7 @@ class ReportTest {
     BenchOptions options = BenchOptions.parse(new String[] {"--quick", "--suites=limit,relay"});
     Report report = new Report("java -jar benchmarks.jar --quick", options);
     report.add(
-        Result.of("limit", "outbox rows, 8 writers", List.of(Map.of("events_per_s", 5000.0)), "x"));
+        Result.of(Cases.LIMIT, Cases.LIMIT_CASE, List.of(Map.of("events_per_s", 5000.0)), "x"));
     report.add(
         Result.of("relay", "vigil saturation", List.of(Map.of("events_per_s", 4600.0)), "y"));
     report.note("suite 'probing' is not in this build: no numbers for it");

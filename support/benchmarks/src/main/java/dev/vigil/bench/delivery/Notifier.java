@@ -15,7 +15,7 @@ final class Notifier {
 
   static NotifierService start(
       Infra infra, String database, String topic, String group, String webhookUrl) {
-    infra.postgres().createDatabase(database);
+    infra.createDatabase(database);
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
     Map<String, String> env = new HashMap<>();

@@ -31,7 +31,7 @@ public final class PollingSuite implements Suite {
 
   @Override
   public void run(BenchContext ctx) throws Exception {
-    ctx.infra().postgres().createDatabase("bench_polling");
+    ctx.infra().createDatabase("bench_polling");
     DataSource db = ctx.infra().pool("bench_polling", WRITERS + 2);
     PollingSchema.create(db);
     ctx.infra().createTopic(TOPIC, PARTITIONS);
