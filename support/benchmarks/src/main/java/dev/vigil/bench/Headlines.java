@@ -24,11 +24,29 @@ final class Headlines {
             .max()
             .orElse(Double.NaN);
     double relay = r.metric(Cases.RELAY, Cases.RELAY_SATURATION, "events_per_s");
-    sink.accept(Headline.atLeast("relay live / database commit limit", relay / limit, "x", 0.9));
-    sink.accept(Headline.atLeast("relay live / best polling relay", relay / polling, "x", 5));
+    double relayAt90 = r.metric(Cases.RELAY, Cases.RELAY_AT_90, "events_per_s");
+    sink.accept(
+        Headline.atLeast(
+            "relay offered 0.9x the commit limit: delivered / limit", relayAt90 / limit, "x", 0.9));
+    sink.accept(
+        Headline.atLeast(
+            "relay with writers unpaced (same cores): delivered / limit", relay / limit, "x", 0.9));
+    sink.accept(
+        Headline.atLeast(
+            "relay with writers unpaced / best polling relay likewise", relay / polling, "x", 5));
     sink.accept(Headline.info("relay live at saturation (absolute)", relay, "events/s"));
     sink.accept(Headline.info("database commit limit (absolute)", limit, "commits/s"));
     sink.accept(Headline.info("best polling relay at saturation (absolute)", polling, "events/s"));
+    sink.accept(
+        Headline.info(
+            "PostgreSQL CPU with an empty outbox: Vigil relay",
+            r.metric(Cases.RELAY, "vigil idle", "pg_cpu_cores"),
+            "cores"));
+    sink.accept(
+        Headline.info(
+            "PostgreSQL CPU with an empty outbox: polling batch 50, no delay",
+            r.metric(Cases.POLLING, "batch 50, no delay idle", "pg_cpu_cores"),
+            "cores"));
     sink.accept(
         Headline.atLeast(
             "relay catch-up of the backlog (first → last record)",

@@ -29,7 +29,14 @@ public final class DbLimitSuite implements Suite {
                   opts.repetitions(),
                   "no relay; one row per transaction, fsync on",
                   rep ->
-                      OutboxRun.measure(w, null, opts.warmup(), opts.window(), 0, Duration.ZERO)));
+                      OutboxRun.measure(
+                          w,
+                          null,
+                          opts.warmup(),
+                          opts.window(),
+                          0,
+                          Duration.ZERO,
+                          ctx.infra().postgresDataDir())));
     }
   }
 }

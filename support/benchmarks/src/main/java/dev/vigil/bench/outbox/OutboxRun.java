@@ -1,5 +1,7 @@
 package dev.vigil.bench.outbox;
 
+import dev.vigil.bench.CpuWindow;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,7 +28,8 @@ public final class OutboxRun {
       Duration warmup,
       Duration window,
       double ratePerSecond,
-      Duration drainTimeout) {
+      Duration drainTimeout,
+      Path pgDataDir) {
     if (watcher != null) {
       watcher.reset();
     }
@@ -34,7 +37,10 @@ public final class OutboxRun {
     long start = Clocks.nowMicros() + warmup.toNanos() / 1000;
     long end = start + window.toNanos() / 1000;
     double seconds = window.toNanos() / 1e9;
+    long windowStart = System.nanoTime() + warmup.toNanos();
+    CpuWindow cpu = CpuWindow.between(windowStart, windowStart + window.toNanos(), pgDataDir);
     long[] commits = writers.run(warmup.plus(window), ratePerSecond);
+    cpu.await();
     long committed = OutboxWriters.countBetween(commits, start, end);
     Map<String, Double> m = new LinkedHashMap<>();
     if (ratePerSecond > 0) {
@@ -43,6 +49,8 @@ public final class OutboxRun {
     if (watcher == null) {
       m.put("events_per_s", committed / seconds);
       m.put("commit_per_s", committed / seconds);
+      m.put("jvm_cpu_cores", cpu.jvmCores());
+      m.put("pg_cpu_cores", cpu.pgCores());
       return m;
     }
     long deadline = System.nanoTime() + drainTimeout.toNanos();
@@ -64,6 +72,21 @@ public final class OutboxRun {
     m.put("max_ms", ack.getTotalCount() == 0 ? Double.NaN : ack.getMaxValue() / 1000.0);
     m.put("seen_p99_ms", ms(seen, 99));
     m.put("undelivered", (double) (committed - delivered));
+    m.put("jvm_cpu_cores", cpu.jvmCores());
+    m.put("pg_cpu_cores", cpu.pgCores());
+    return m;
+  }
+
+  /**
+   * CPU of this JVM and of PostgreSQL over {@code window} with no writes: what a relay costs while
+   * the outbox is idle.
+   */
+  public static Map<String, Double> idle(Duration window, Path pgDataDir) {
+    long start = System.nanoTime();
+    CpuWindow cpu = CpuWindow.between(start, start + window.toNanos(), pgDataDir).await();
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put("jvm_cpu_cores", cpu.jvmCores());
+    m.put("pg_cpu_cores", cpu.pgCores());
     return m;
   }
 

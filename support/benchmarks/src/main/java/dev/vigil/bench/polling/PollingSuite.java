@@ -43,7 +43,16 @@ public final class PollingSuite implements Suite {
       for (int batch : new int[] {1, 50}) {
         for (Duration delay : new Duration[] {Duration.ofSeconds(1), Duration.ZERO}) {
           String name = variant(batch, delay);
-          Case c = new Case(db, producer, writers, watcher, batch, delay, opts);
+          Case c =
+              new Case(
+                  db,
+                  producer,
+                  writers,
+                  watcher,
+                  batch,
+                  delay,
+                  opts,
+                  ctx.infra().postgresDataDir());
           // Polling every second moves exactly `batch` rows a second: one repetition shows it.
           int reps = delay.isZero() ? opts.repetitions() : 1;
           ctx.report()
@@ -54,6 +63,16 @@ public final class PollingSuite implements Suite {
                       reps,
                       "writers at full speed; latency over delivered rows only",
                       rep -> c.measure(0, Duration.ofSeconds(2))));
+          if (batch > 1) {
+            ctx.report()
+                .add(
+                    Result.median(
+                        NAME,
+                        name + " idle",
+                        1,
+                        "no writes: CPU the relay costs while the outbox is empty",
+                        rep -> c.idle()));
+          }
           for (double rate : ratesFor(batch, delay)) {
             ctx.report()
                 .add(
@@ -99,7 +118,19 @@ public final class PollingSuite implements Suite {
       AckWatcher watcher,
       int batch,
       Duration delay,
-      dev.vigil.bench.BenchOptions opts) {
+      dev.vigil.bench.BenchOptions opts,
+      java.nio.file.Path pgDataDir) {
+
+    Map<String, Double> idle() {
+      try {
+        PollingSchema.reset(db, 20_000);
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot empty the polling table", e);
+      }
+      try (PollingRelay relay = new PollingRelay(db, producer, TOPIC, batch, delay)) {
+        return OutboxRun.idle(opts.window(), pgDataDir);
+      }
+    }
 
     Map<String, Double> measure(double rate, Duration drain) {
       try {
@@ -108,7 +139,8 @@ public final class PollingSuite implements Suite {
         throw new IllegalStateException("cannot empty the polling table", e);
       }
       try (PollingRelay relay = new PollingRelay(db, producer, TOPIC, batch, delay)) {
-        return OutboxRun.measure(writers, watcher, opts.warmup(), opts.window(), rate, drain);
+        return OutboxRun.measure(
+            writers, watcher, opts.warmup(), opts.window(), rate, drain, pgDataDir);
       }
     }
   }

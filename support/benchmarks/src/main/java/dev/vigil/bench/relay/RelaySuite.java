@@ -43,7 +43,13 @@ public final class RelaySuite implements Suite {
                   rep -> {
                     CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
                     return OutboxRun.measure(
-                        writers, watcher, opts.warmup(), opts.window(), 0, Duration.ofSeconds(30));
+                        writers,
+                        watcher,
+                        opts.warmup(),
+                        opts.window(),
+                        0,
+                        Duration.ofSeconds(30),
+                        ctx.infra().postgresDataDir());
                   }));
       for (double rate : PollingSuite.RATES) {
         ctx.report()
@@ -61,7 +67,8 @@ public final class RelaySuite implements Suite {
                           opts.warmup(),
                           opts.window(),
                           rate,
-                          Duration.ofSeconds(15));
+                          Duration.ofSeconds(15),
+                          ctx.infra().postgresDataDir());
                     }));
       }
       double limit = ctx.report().metric(Cases.LIMIT, Cases.LIMIT_CASE, "events_per_s");
@@ -82,9 +89,21 @@ public final class RelaySuite implements Suite {
                           opts.warmup(),
                           opts.window(),
                           rate,
-                          Duration.ofSeconds(30));
+                          Duration.ofSeconds(30),
+                          ctx.infra().postgresDataDir());
                     }));
       }
+      ctx.report()
+          .add(
+              Result.median(
+                  NAME,
+                  "vigil idle",
+                  1,
+                  "no writes: CPU the relay costs while the outbox is empty",
+                  rep -> {
+                    CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
+                    return OutboxRun.idle(opts.window(), ctx.infra().postgresDataDir());
+                  }));
       if (watcher.createTimeRecords() > 0) {
         ctx.report()
             .note(
