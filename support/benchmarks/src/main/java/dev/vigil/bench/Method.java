@@ -37,6 +37,11 @@ final class Method {
         polling table, so the claim uses the partial index on pending rows. (Without that, the
         plan cached for an empty table made every claim a sequential scan and the baseline looked
         ~10x worse than it is.)
+      - **Warm-up.** Each relay is first run for 15 s at 1,000 rows/s (not measured) so the JIT has
+        compiled its pipeline; each case then has its own warm-up before its window.
+      - **Paired limit.** At saturation (writers unpaced) the database's limit is measured again
+        right before each repetition, with the relay stopped, and `x_limit` = delivered / that
+        limit: disk and CPU noise from other processes on this shared machine moves both alike.
       - **Throughput** (`events/s`): records whose Kafka append time falls inside the measurement
         window, divided by the window; `commit_per_s` counts commits in the window the same way.
         Warm-up traffic is not counted. `undelivered` = rows committed in the window that had not

@@ -15,5 +15,13 @@ public interface Suite {
   /** Partitions of every alert topic the benchmark creates. */
   int PARTITIONS = 6;
 
+  /**
+   * Load run through a freshly started relay before its first measurement, so the JIT has compiled
+   * its whole pipeline (the short per-case warm-up is not enough for Debezium's code paths).
+   */
+  static java.time.Duration pipelineWarmup(BenchOptions options) {
+    return java.time.Duration.ofSeconds(options.quick() ? 3 : 15);
+  }
+
   void run(BenchContext context) throws Exception;
 }

@@ -90,6 +90,20 @@ public final class OutboxRun {
     return m;
   }
 
+  /**
+   * Adds the commit limit measured just before a case (same writers, no relay) and the case's
+   * delivered rate relative to it: pairing the two in time keeps disk and CPU noise from other
+   * processes out of the ratio.
+   */
+  public static Map<String, Double> pairedWithLimit(
+      Map<String, Double> limit, Map<String, Double> measured) {
+    Map<String, Double> m = new LinkedHashMap<>(measured);
+    double lim = limit.get("events_per_s");
+    m.put("limit_per_s", lim);
+    m.put("x_limit", measured.get("events_per_s") / lim);
+    return m;
+  }
+
   public static double ms(Histogram h, double percentile) {
     return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
   }

@@ -36,10 +36,24 @@ public final class PollingSuite implements Suite {
     PollingSchema.create(db);
     ctx.infra().createTopic(TOPIC, PARTITIONS);
     OutboxWriters writers = new OutboxWriters(db, PollingSchema.TABLE, WRITERS, SERVICES);
+    OutboxWriters limitWriters =
+        new OutboxWriters(
+            ctx.infra().monitorDatabase("bench_limit", WRITERS), "outbox", WRITERS, SERVICES);
     var opts = ctx.options();
     try (Producer<String, String> producer = producer(ctx.infra().bootstrapServers());
         AckWatcher watcher =
             new AckWatcher(ctx.infra().bootstrapServers(), TOPIC, writers.commitMicros())) {
+      // Same warm-up as the Vigil relay gets, through the fastest variant.
+      new Case(
+              db,
+              producer,
+              writers,
+              watcher,
+              50,
+              Duration.ZERO,
+              opts,
+              ctx.infra().postgresDataDir())
+          .warm(Suite.pipelineWarmup(opts));
       for (int batch : new int[] {1, 50}) {
         for (Duration delay : new Duration[] {Duration.ofSeconds(1), Duration.ZERO}) {
           String name = variant(batch, delay);
@@ -61,8 +75,21 @@ public final class PollingSuite implements Suite {
                       NAME,
                       name + " saturation",
                       reps,
-                      "writers at full speed; latency over delivered rows only",
-                      rep -> c.measure(0, Duration.ofSeconds(2))));
+                      "writers at full speed; latency over delivered rows only; limit measured"
+                          + " just before",
+                      rep -> {
+                        Map<String, Double> limit =
+                            OutboxRun.measure(
+                                limitWriters,
+                                null,
+                                opts.warmup(),
+                                opts.window(),
+                                0,
+                                Duration.ZERO,
+                                ctx.infra().postgresDataDir());
+                        return OutboxRun.pairedWithLimit(
+                            limit, c.measure(0, Duration.ofSeconds(2)));
+                      }));
           if (batch > 1) {
             ctx.report()
                 .add(
@@ -120,6 +147,17 @@ public final class PollingSuite implements Suite {
       Duration delay,
       dev.vigil.bench.BenchOptions opts,
       java.nio.file.Path pgDataDir) {
+
+    void warm(Duration duration) {
+      try {
+        PollingSchema.reset(db, 20_000);
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot empty the polling table", e);
+      }
+      try (PollingRelay relay = new PollingRelay(db, producer, TOPIC, batch, delay)) {
+        writers.run(duration, 1000);
+      }
+    }
 
     Map<String, Double> idle() {
       try {

@@ -36,6 +36,8 @@ public final class CatchupSuite implements Suite {
         new AckWatcher(ctx.infra().bootstrapServers(), TOPIC, writers.commitMicros())) {
       try (RelayService relay = VigilRelay.start(ctx.infra(), "bench_catchup", TOPIC)) {
         CaughtUp.await(writers, watcher, Duration.ofSeconds(120)); // slot and offsets exist
+        writers.run(Suite.pipelineWarmup(ctx.options()), 1000);
+        CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
       }
       ctx.report()
           .add(

@@ -11,6 +11,7 @@ import dev.vigil.bench.outbox.OutboxWriters;
 import dev.vigil.bench.polling.PollingSuite;
 import dev.vigil.relay.RelayService;
 import java.time.Duration;
+import java.util.Map;
 import javax.sql.DataSource;
 
 /**
@@ -29,9 +30,14 @@ public final class RelaySuite implements Suite {
     ctx.infra().createTopic(TOPIC, PARTITIONS);
     OutboxWriters writers = new OutboxWriters(db, "outbox", WRITERS, SERVICES);
     var opts = ctx.options();
+    OutboxWriters limitWriters =
+        new OutboxWriters(
+            ctx.infra().monitorDatabase("bench_limit", WRITERS), "outbox", WRITERS, SERVICES);
+    RelayService[] relay = {VigilRelay.start(ctx.infra(), "bench_relay", TOPIC)};
     try (AckWatcher watcher =
-            new AckWatcher(ctx.infra().bootstrapServers(), TOPIC, writers.commitMicros());
-        RelayService relay = VigilRelay.start(ctx.infra(), "bench_relay", TOPIC)) {
+        new AckWatcher(ctx.infra().bootstrapServers(), TOPIC, writers.commitMicros())) {
+      CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
+      writers.run(Suite.pipelineWarmup(opts), 1000);
       CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
       ctx.report()
           .add(
@@ -39,17 +45,31 @@ public final class RelaySuite implements Suite {
                   NAME,
                   SATURATION,
                   opts.repetitions(),
-                  "writers at full speed while the relay streams; latency over delivered rows",
+                  "writers at full speed while the relay streams; latency over delivered rows;"
+                      + " limit measured just before with the relay stopped",
                   rep -> {
+                    relay[0].close();
+                    Map<String, Double> limit =
+                        OutboxRun.measure(
+                            limitWriters,
+                            null,
+                            opts.warmup(),
+                            opts.window(),
+                            0,
+                            Duration.ZERO,
+                            ctx.infra().postgresDataDir());
+                    relay[0] = VigilRelay.start(ctx.infra(), "bench_relay", TOPIC);
                     CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
-                    return OutboxRun.measure(
-                        writers,
-                        watcher,
-                        opts.warmup(),
-                        opts.window(),
-                        0,
-                        Duration.ofSeconds(30),
-                        ctx.infra().postgresDataDir());
+                    return OutboxRun.pairedWithLimit(
+                        limit,
+                        OutboxRun.measure(
+                            writers,
+                            watcher,
+                            opts.warmup(),
+                            opts.window(),
+                            0,
+                            Duration.ofSeconds(30),
+                            ctx.infra().postgresDataDir()));
                   }));
       for (double rate : PollingSuite.RATES) {
         ctx.report()
@@ -110,6 +130,8 @@ public final class RelaySuite implements Suite {
                 "relay topic records carried CreateTime, not LogAppendTime: latency ends at the"
                     + " relay's send, not the broker's append");
       }
+    } finally {
+      relay[0].close();
     }
   }
 }
