@@ -72,6 +72,11 @@ public final class ProbingSuite implements Suite {
       env.put("VIGIL_HTTP_PORT", "0");
       env.put("VIGIL_API_TOKEN", "bench-token");
       env.put("VIGIL_INSTANCE_ID", "bench-monitor");
+      // Default settings; -Dbench.probing.pool=N only for experiments on the bottleneck.
+      String pool = System.getProperty("bench.probing.pool");
+      if (pool != null) {
+        env.put("VIGIL_DB_POOL_SIZE", pool);
+      }
       try (MonitorService monitor = MonitorService.start(MonitorConfig.from(new Settings(env)))) {
         OutboxRun.sleep(warmup.toMillis());
         long from = Clocks.nowMicros();
@@ -84,6 +89,7 @@ public final class ProbingSuite implements Suite {
           OutboxRun.sleep(250);
         }
         long to = Clocks.nowMicros();
+        Map<String, Double> metricsAtEnd = MonitorMetrics.scrape(monitor.httpPort());
         double cpu = CpuMeter.processCpuSeconds() - cpu0;
         double pg = CpuMeter.postgresCpuSeconds(ctx.infra().postgresDataDir()) - pg0;
         double seconds = (to - from) / 1e6;
@@ -108,6 +114,7 @@ public final class ProbingSuite implements Suite {
         m.put("pg_cpu_cores", pg / seconds);
         m.put("heap_max_mib", heapMax / 1048576.0);
         m.put("heap_after_gc_mib", heapUsed() / 1048576.0);
+        m.putAll(metricsAtEnd);
         ctx.report()
             .add(
                 Result.of(
