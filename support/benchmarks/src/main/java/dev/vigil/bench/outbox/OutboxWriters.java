@@ -31,6 +31,8 @@ public final class OutboxWriters {
   private final int services;
   private final Map<UUID, Long> commitMicros = new ConcurrentHashMap<>();
   private final AtomicLong committed = new AtomicLong();
+  private final Map<UUID, Long> commitLog = new ConcurrentHashMap<>();
+  private volatile boolean keepLog;
 
   /**
    * @param table "outbox" or a table of the same shape (the polling baseline's)
@@ -47,6 +49,20 @@ public final class OutboxWriters {
   /** Commit times in epoch microseconds by event id; the watcher removes what it has seen. */
   public Map<UUID, Long> commitMicros() {
     return commitMicros;
+  }
+
+  /**
+   * Also keeps every commit time in {@link #commitLog()}, which no watcher consumes (for a suite
+   * that times the same rows at two points).
+   */
+  public OutboxWriters keepLog() {
+    keepLog = true;
+    return this;
+  }
+
+  /** Commit times of every row since the log was last cleared (only with {@link #keepLog()}). */
+  public Map<UUID, Long> commitLog() {
+    return commitLog;
   }
 
   /**
@@ -142,6 +158,9 @@ public final class OutboxWriters {
         insert.executeUpdate(); // auto-commit: one row, one transaction, one WAL flush
         long at = Clocks.nowMicros();
         commitMicros.put(eventId, at);
+        if (keepLog) {
+          commitLog.put(eventId, at);
+        }
         committed.incrementAndGet();
         out.add(at);
       }
