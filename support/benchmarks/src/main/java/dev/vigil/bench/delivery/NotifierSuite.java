@@ -2,6 +2,7 @@ package dev.vigil.bench.delivery;
 
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
+import dev.vigil.bench.Prometheus;
 import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.Clocks;
@@ -50,6 +51,57 @@ public final class NotifierSuite implements Suite {
                       + SERVICES_COUNT
                       + " services already in Kafka when the notifier starts",
                   rep -> measure(ctx, receiver, rep, events)));
+      ctx.report()
+          .add(
+              Result.median(
+                  NAME,
+                  "receiver alone",
+                  ctx.options().repetitions(),
+                  "the local receiver driven by a plain HTTP/1.1 client, 128 requests in flight:"
+                      + " its capacity, so it is not what limits the notifier",
+                  rep -> receiverAlone(receiver)));
+    }
+  }
+
+  private static Map<String, Double> receiverAlone(WebhookReceiver receiver) {
+    receiver.clear();
+    byte[] body =
+        AlertEventJson.write(
+                AlertEvent.failed(
+                    UUID.randomUUID(), UUID.randomUUID(), "probe", Instant.now(), 3, "HTTP 503"))
+            .getBytes(StandardCharsets.UTF_8);
+    int requests = 10_000;
+    java.util.concurrent.Semaphore window = new java.util.concurrent.Semaphore(128);
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(requests);
+    try (java.net.http.HttpClient client =
+        java.net.http.HttpClient.newBuilder()
+            .version(java.net.http.HttpClient.Version.HTTP_1_1)
+            .build()) {
+      java.net.http.HttpRequest request =
+          java.net.http.HttpRequest.newBuilder(java.net.URI.create(receiver.url()))
+              .header("Content-Type", "application/json")
+              .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
+      long started = System.nanoTime();
+      for (int i = 0; i < requests; i++) {
+        window.acquireUninterruptibly();
+        client
+            .sendAsync(request, java.net.http.HttpResponse.BodyHandlers.discarding())
+            .whenComplete(
+                (r, e) -> {
+                  window.release();
+                  done.countDown();
+                });
+      }
+      done.await();
+      Map<String, Double> m = new LinkedHashMap<>();
+      m.put("events_per_s", requests / ((System.nanoTime() - started) / 1e9));
+      return m;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } finally {
+      receiver.clear();
     }
   }
 
@@ -68,6 +120,13 @@ public final class NotifierSuite implements Suite {
       while (receiver.distinct() < events && System.nanoTime() < deadline) {
         OutboxRun.sleep(20);
       }
+      Map<String, Double> metrics = Prometheus.scrape(notifier.httpPort());
+      m.put(
+          "receipt_to_delivery_mean_ms",
+          Prometheus.meanMs(metrics, "vigil_notifier_delivery_latency_seconds"));
+      m.put(
+          "webhook_request_mean_ms",
+          Prometheus.meanMs(metrics, "vigil_notifier_request_duration_seconds"));
     }
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
