@@ -64,8 +64,11 @@ final class Supervisor implements Runnable {
     try {
       while (!stopping()) {
         AtomicBoolean streamed = new AtomicBoolean();
+        boolean acquired = false;
         try {
-          if (!lock.tryAcquire()) {
+          acquired = lock.tryAcquire();
+          if (!acquired) {
+            // Keep the lock's connection open between attempts: a standby polls cheaply.
             status.standby("another instance holds the lock of slot " + config.slotName());
             pause(config.standbyPollInterval());
             continue;
@@ -84,8 +87,10 @@ final class Supervisor implements Runnable {
           log.warn("relay run failed, retrying in {} reason={}", backoff, reason);
           status.failing(reason);
         } finally {
-          status.active(false);
-          lock.close();
+          if (acquired) {
+            status.active(false);
+            lock.close();
+          }
         }
         if (stopping()) {
           break;
@@ -93,6 +98,7 @@ final class Supervisor implements Runnable {
         backoff = streamed.get() ? INITIAL_BACKOFF : min(backoff.multipliedBy(2));
         pause(backoff);
       }
+      lock.close();
       status.standby("stopped");
       terminated.complete(null);
     } catch (InterruptedException e) {

@@ -28,12 +28,13 @@ class FailoverIT {
     try (RelayProcess first = RelayProcess.start(env, "first")) {
       await().atMost(Duration.ofSeconds(60)).until(first::isStreaming);
       try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic);
-          LoadWriter writer = new LoadWriter(db, "kill-", 20, 2, 4_000)) {
+          LoadWriter writer = new LoadWriter(db, "kill-", 20, 2, 5_000)) {
         await()
             .atMost(Duration.ofSeconds(60))
-            .until(() -> Deliveries.ids(reader.poll(), "kill-").size() >= 1_000);
-        first.kill();
+            .until(() -> Deliveries.ids(reader.poll(), "kill-").size() >= 300);
         int writtenAtKill = writer.written();
+        first.kill();
+        assertThat(writtenAtKill).as("killed while rows are still being written").isLessThan(5_000);
 
         try (RelayProcess second = RelayProcess.start(env, "second")) {
           await().atMost(Duration.ofSeconds(60)).until(second::isStreaming);
@@ -45,7 +46,8 @@ class FailoverIT {
           System.out.printf(
               "kill -9: %d rows committed (%d before the kill), %d duplicates after restart%n",
               committed.size(), writtenAtKill, duplicates);
-          assertThat(duplicates).isLessThan(2_048 * 2);
+          // At most the batch in flight plus one acknowledged batch whose offsets were not stored.
+          assertThat(duplicates).isLessThanOrEqualTo(2 * 2_048);
 
           assertThat(second.terminate()).as("exit code after SIGTERM").isZero();
         }

@@ -102,21 +102,70 @@ final class RelayFixture {
     }
   }
 
+  /**
+   * Inserts one outbox row for each of {@code services} in one transaction, taking the counters'
+   * row locks in name order so concurrent writers cannot deadlock.
+   */
+  static java.util.List<AlertEvent> insertNextBatch(Connection c, java.util.List<String> services)
+      throws SQLException {
+    c.setAutoCommit(false);
+    String[] sorted = new java.util.TreeSet<>(services).toArray(String[]::new);
+    java.util.List<AlertEvent> events = new java.util.ArrayList<>();
+    try (PreparedStatement upsert =
+            c.prepareStatement(
+                """
+                insert into test_sequence (service, n)
+                select s, 1 from unnest(?::text[]) with ordinality as t(s, o) order by o
+                on conflict (service) do update set n = test_sequence.n + 1
+                returning service, n
+                """);
+        PreparedStatement insert = c.prepareStatement(INSERT_OUTBOX)) {
+      upsert.setArray(1, c.createArrayOf("text", sorted));
+      try (var rs = upsert.executeQuery()) {
+        while (rs.next()) {
+          events.add(
+              AlertEvent.failed(
+                  UUID.randomUUID(),
+                  UUID.randomUUID(),
+                  rs.getString(1),
+                  Instant.now(),
+                  rs.getInt(2),
+                  null));
+        }
+      }
+      for (AlertEvent event : events) {
+        bind(insert, event);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+      c.commit();
+      return events;
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    }
+  }
+
   /** Inserts {@code event} as an outbox row, the way the monitor does, in the caller's tx. */
   static void insert(Connection c, AlertEvent event) throws SQLException {
-    try (PreparedStatement insert =
-        c.prepareStatement(
-            """
-            insert into outbox (id, aggregatetype, aggregateid, type, payload, incident_id,
-                                schema_version)
-            values (?, 'service', ?, ?, ?::jsonb, ?, 1)
-            """)) {
-      insert.setObject(1, event.eventId());
-      insert.setString(2, event.service());
-      insert.setString(3, event.kind().name());
-      insert.setString(4, AlertEventJson.write(event));
-      insert.setObject(5, event.incidentId());
+    try (PreparedStatement insert = c.prepareStatement(INSERT_OUTBOX)) {
+      bind(insert, event);
       insert.executeUpdate();
     }
+  }
+
+  private static final String INSERT_OUTBOX =
+      """
+      insert into outbox (id, aggregatetype, aggregateid, type, payload, incident_id,
+                          schema_version)
+      values (?, 'service', ?, ?, ?::jsonb, ?, 1)
+      """;
+
+  private static void bind(PreparedStatement insert, AlertEvent event) throws SQLException {
+    insert.setObject(1, event.eventId());
+    insert.setString(2, event.service());
+    insert.setString(3, event.kind().name());
+    insert.setString(4, AlertEventJson.write(event));
+    insert.setObject(5, event.incidentId());
   }
 }

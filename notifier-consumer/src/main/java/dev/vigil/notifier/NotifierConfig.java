@@ -262,10 +262,16 @@ public record NotifierConfig(
     return value == null ? "" : value;
   }
 
+  /** JDBC URLs may carry a password as a parameter: never log the query part. */
+  private static String withoutQuery(String url) {
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query) + "?…";
+  }
+
   @Override
   public String toString() {
     return "NotifierConfig[db="
-        + dbUrl
+        + withoutQuery(dbUrl)
         + ", topic="
         + topic
         + ", group="

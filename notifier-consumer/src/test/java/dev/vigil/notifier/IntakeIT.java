@@ -68,16 +68,21 @@ class IntakeIT {
       produceRaw(stack, "orders", json(template, node -> node.put("padding", "x".repeat(70_000))));
       produceRaw(stack, "someone-else", json(template, node -> {}));
       stack.produce("orders", null, null);
+      AlertEvent mislabelled = TestStack.failed("orders");
+      stack.produce(
+          "orders",
+          AlertEventJson.write(mislabelled).getBytes(StandardCharsets.UTF_8),
+          TestStack.failed("orders")); // headers of another event
       AlertEvent last = TestStack.recovered(first);
       stack.produce(last);
 
       stack.awaitStatus(last.eventId(), "DELIVERED");
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> stack.count("select count(*) from notifier_rejected") == 7);
+          .until(() -> stack.count("select count(*) from notifier_rejected") == 8);
       assertThat(stack.column("select field from notifier_rejected"))
           .containsExactlyInAnyOrder(
-              "value", "eventId", "kind", "schemaVersion", "value", "key", "value");
+              "value", "eventId", "kind", "schemaVersion", "value", "key", "value", "header:id");
       assertThat(stack.column("select reason from notifier_rejected"))
           .anySatisfy(reason -> assertThat(reason).contains("not JSON"))
           .anySatisfy(reason -> assertThat(reason).contains("unknown schema version 2"))
@@ -96,7 +101,7 @@ class IntakeIT {
           .containsExactly(first.eventId(), last.eventId());
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> metric(stack).contains("vigil_notifier_rejected_total 7.0"));
+          .until(() -> metric(stack).contains("vigil_notifier_rejected_total 8.0"));
     }
   }
 

@@ -81,6 +81,12 @@ final class TestStack implements AutoCloseable {
             new ByteArraySerializer());
   }
 
+  /** Receiver only; start the notifier with {@link #startNotifier()} or in another process. */
+  static TestStack withoutNotifier(
+      TestDatabase db, TestKafka kafka, Map<String, String> overrides) {
+    return new TestStack(db, kafka, overrides);
+  }
+
   /** Receiver and notifier; {@code overrides} replace the fast test defaults. */
   static TestStack start(TestDatabase db, TestKafka kafka, Map<String, String> overrides) {
     TestStack stack = new TestStack(db, kafka, overrides);

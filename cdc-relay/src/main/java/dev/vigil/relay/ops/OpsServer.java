@@ -4,8 +4,9 @@ import io.javalin.Javalin;
 
 /**
  * The relay's HTTP endpoints. {@code GET /health}: 200 with {@code {"status":"streaming"}} or
- * {@code "standby"}, 503 with {@code "failing"} and the reason. {@code GET /metrics}: Prometheus
- * text.
+ * {@code "standby"}, 503 with {@code "failing"} and the reason; also the instance id, whether it
+ * holds the lock ({@code active}), since when, and the slot lag in bytes. {@code GET /metrics}:
+ * Prometheus text.
  */
 public final class OpsServer implements AutoCloseable {
   private final Javalin app;
@@ -26,7 +27,7 @@ public final class OpsServer implements AutoCloseable {
                     RelayStatus.Snapshot snapshot = status.snapshot();
                     ctx.status(snapshot.state() == RelayStatus.State.FAILING ? 503 : 200);
                     ctx.contentType("application/json");
-                    ctx.result(healthJson(status.instanceId(), snapshot, metrics));
+                    ctx.result(healthJson(status, snapshot, metrics));
                   });
               config.routes.get(
                   "/metrics",
@@ -48,10 +49,12 @@ public final class OpsServer implements AutoCloseable {
     app.stop();
   }
 
-  static String healthJson(String instance, RelayStatus.Snapshot snapshot, RelayMetrics metrics) {
+  static String healthJson(
+      RelayStatus status, RelayStatus.Snapshot snapshot, RelayMetrics metrics) {
     StringBuilder json = new StringBuilder("{\"status\":\"");
     json.append(snapshot.state().name().toLowerCase(java.util.Locale.ROOT)).append('"');
-    json.append(",\"instance\":").append(quote(instance));
+    json.append(",\"instance\":").append(quote(status.instanceId()));
+    json.append(",\"active\":").append(status.active());
     json.append(",\"reason\":")
         .append(snapshot.reason() == null ? "null" : quote(snapshot.reason()));
     json.append(",\"since\":\"").append(snapshot.since()).append('"');

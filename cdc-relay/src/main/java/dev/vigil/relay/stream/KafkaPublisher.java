@@ -85,7 +85,16 @@ final class KafkaPublisher
       committer.markProcessed(event);
     }
     committer.markBatchFinished();
-    metrics.batchRelayed(sends.size(), Duration.ofNanos(System.nanoTime() - started), lastCommitMs);
+    Duration sendTime = Duration.ofNanos(System.nanoTime() - started);
+    metrics.batchRelayed(sends.size(), sendTime, lastCommitMs);
+    if (log.isDebugEnabled() && !sends.isEmpty()) {
+      log.debug(
+          "batch relayed events={} records={} sendMs={} commitToAckMs={}",
+          sends.size(),
+          batch.size(),
+          sendTime.toMillis(),
+          System.currentTimeMillis() - lastCommitMs);
+    }
     if (!firstBatchSeen) {
       firstBatchSeen = true;
       onFirstBatch.run();

@@ -130,6 +130,8 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
       } catch (SQLException e) {
         c.rollback();
         throw e;
+      } finally {
+        c.setAutoCommit(true); // never leave the session idle in a transaction
       }
       if (callback != null) {
         callback.onCompletion(null, null);

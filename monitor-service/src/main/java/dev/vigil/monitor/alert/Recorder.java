@@ -141,7 +141,7 @@ public final class Recorder {
           }
           case CLOSE -> {
             UUID incident = locked.state().openIncident();
-            sql.closeIncident(connection, incident, now);
+            Instant openedAt = sql.closeIncident(connection, incident, now);
             yield AlertEvent.recovered(
                 UUID.randomUUID(),
                 incident,
@@ -149,7 +149,7 @@ public final class Recorder {
                 now,
                 next.failuresBeforeSuccesses(),
                 lastError,
-                locked.incidentOpenedAt());
+                openedAt);
           }
           case NONE -> {
             if (next.openIncident() != null) {
@@ -158,9 +158,7 @@ public final class Recorder {
             yield null;
           }
         };
-    sql.updateState(connection, result, next, lastError, now);
-    sql.upsertHealth(connection, result, now);
-    sql.appendHistory(connection, result, now);
+    sql.writeResult(connection, result, next, lastError, now);
     if (event != null) {
       sql.insertOutbox(connection, event);
     }

@@ -15,66 +15,69 @@ import java.util.UUID;
 /** The statements of one recording, in the order {@link Recorder} runs them. */
 final class RecorderSql {
 
-  /** The locked state row plus what the rule needs from the target and the open incident. */
+  /** The locked state row plus the target's thresholds. */
   record Locked(
       AlertStateMachine.State state,
       Instant lastStartedAt,
       String lastError,
       int failureThreshold,
-      int recoveryThreshold,
-      Instant incidentOpenedAt) {}
+      int recoveryThreshold) {}
 
-  // Lock first, read the rest in a second statement: under READ COMMITTED a statement that waited
-  // for the row lock re-checks only the locked row, so a join in the same statement could still
-  // see the incident as it was before the previous holder committed.
+  // The thresholds come from the statement's snapshot of targets: a concurrent threshold change
+  // applies from the next result on. Incident rows are never read here; closeIncident reads the
+  // opening time from the row it updates, which is always the latest committed version.
   private static final String LOCK =
       """
-      select consecutive_failures, consecutive_successes, failures_before_successes,
-             open_incident_id, last_started_at, last_error
-        from alert_state
-       where service = ?
-         for update
+      select a.consecutive_failures, a.consecutive_successes, a.failures_before_successes,
+             a.open_incident_id, a.last_started_at, a.last_error,
+             t.failure_threshold, t.recovery_threshold
+        from alert_state a
+        join targets t on t.name = a.service
+       where a.service = ?
+         for update of a
       """;
 
-  private static final String RULE =
+  // One round trip for the three writes every accepted result makes.
+  private static final String WRITE_RESULT =
       """
-      select t.failure_threshold, t.recovery_threshold,
-             (select opened_at from incidents where id = ?)
-        from targets t
-       where t.name = ?
+      with state as (
+          update alert_state
+             set consecutive_failures = ?, consecutive_successes = ?,
+                 failures_before_successes = ?, open_incident_id = ?,
+                 last_started_at = ?, last_error = ?, updated_at = ?
+           where service = ?
+      ), health as (
+          insert into health_status
+                 (service, status, since, checked_at, started_at, latency_ms, http_status, error,
+                  source)
+          values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          on conflict (service) do update
+             set since = case when health_status.status = excluded.status
+                              then health_status.since else excluded.since end,
+                 status = excluded.status, checked_at = excluded.checked_at,
+                 started_at = excluded.started_at, latency_ms = excluded.latency_ms,
+                 http_status = excluded.http_status, error = excluded.error,
+                 source = excluded.source
+      )
+      insert into check_history
+             (service, status, recorded_at, started_at, latency_ms, http_status, error, source)
+      values (?, ?, ?, ?, ?, ?, ?, ?)
       """;
 
   Locked lockState(Connection connection, String service) throws SQLException {
-    AlertStateMachine.State state;
-    Instant lastStartedAt;
-    String lastError;
     try (PreparedStatement statement = connection.prepareStatement(LOCK)) {
       statement.setString(1, service);
       try (ResultSet rs = statement.executeQuery()) {
         if (!rs.next()) {
           return null;
         }
-        state =
-            new AlertStateMachine.State(
-                rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getObject(4, UUID.class));
-        lastStartedAt = instant(rs.getTimestamp(5));
-        lastError = rs.getString(6);
-      }
-    }
-    try (PreparedStatement statement = connection.prepareStatement(RULE)) {
-      statement.setObject(1, state.openIncident());
-      statement.setString(2, service);
-      try (ResultSet rs = statement.executeQuery()) {
-        if (!rs.next()) {
-          return null;
-        }
         return new Locked(
-            state,
-            lastStartedAt,
-            lastError,
-            rs.getInt(1),
-            rs.getInt(2),
-            instant(rs.getTimestamp(3)));
+            new AlertStateMachine.State(
+                rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getObject(4, UUID.class)),
+            instant(rs.getTimestamp(5)),
+            rs.getString(6),
+            rs.getInt(7),
+            rs.getInt(8));
       }
     }
   }
@@ -97,13 +100,23 @@ final class RecorderSql {
     }
   }
 
-  void closeIncident(Connection connection, UUID id, Instant now) throws SQLException {
+  /** Closes the incident and returns when it was opened. */
+  Instant closeIncident(Connection connection, UUID id, Instant now) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "update incidents set closed_at = ?, probe_count = probe_count + 1 where id = ?")) {
+            """
+            update incidents set closed_at = ?, probe_count = probe_count + 1
+             where id = ? and closed_at is null
+            returning opened_at
+            """)) {
       statement.setTimestamp(1, Timestamp.from(now));
       statement.setObject(2, id);
-      statement.executeUpdate();
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException("open incident " + id + " not found");
+        }
+        return rs.getTimestamp(1).toInstant();
+      }
     }
   }
 
@@ -121,71 +134,33 @@ final class RecorderSql {
     }
   }
 
-  void updateState(
+  /** Updates the state row, upserts health_status and appends check_history, in one statement. */
+  void writeResult(
       Connection connection,
       ProbeResult result,
       AlertStateMachine.State next,
       String lastError,
       Instant now)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            """
-            update alert_state
-               set consecutive_failures = ?, consecutive_successes = ?,
-                   failures_before_successes = ?, open_incident_id = ?,
-                   last_started_at = ?, last_error = ?, updated_at = ?
-             where service = ?
-            """)) {
+    try (PreparedStatement statement = connection.prepareStatement(WRITE_RESULT)) {
+      Timestamp recordedAt = Timestamp.from(now);
       statement.setInt(1, next.failures());
       statement.setInt(2, next.successes());
       statement.setInt(3, next.failuresBeforeSuccesses());
       statement.setObject(4, next.openIncident());
       statement.setTimestamp(5, Timestamp.from(result.startedAt()));
       statement.setString(6, lastError);
-      statement.setTimestamp(7, Timestamp.from(now));
+      statement.setTimestamp(7, recordedAt);
       statement.setString(8, result.service());
-      statement.executeUpdate();
-    }
-  }
-
-  void upsertHealth(Connection connection, ProbeResult result, Instant now) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            """
-            insert into health_status
-                   (service, status, since, checked_at, started_at, latency_ms, http_status, error,
-                    source)
-            values (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            on conflict (service) do update
-               set since = case when health_status.status = excluded.status
-                                then health_status.since else excluded.since end,
-                   status = excluded.status, checked_at = excluded.checked_at,
-                   started_at = excluded.started_at, latency_ms = excluded.latency_ms,
-                   http_status = excluded.http_status, error = excluded.error,
-                   source = excluded.source
-            """)) {
-      statement.setString(1, result.service());
-      statement.setString(2, result.status().name());
-      statement.setTimestamp(3, Timestamp.from(now));
-      statement.setTimestamp(4, Timestamp.from(now));
-      bindResult(statement, 5, result);
-      statement.executeUpdate();
-    }
-  }
-
-  void appendHistory(Connection connection, ProbeResult result, Instant now) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            """
-            insert into check_history
-                   (service, status, recorded_at, started_at, latency_ms, http_status, error, source)
-            values (?, ?, ?, ?, ?, ?, ?, ?)
-            """)) {
-      statement.setString(1, result.service());
-      statement.setString(2, result.status().name());
-      statement.setTimestamp(3, Timestamp.from(now));
-      bindResult(statement, 4, result);
+      statement.setString(9, result.service());
+      statement.setString(10, result.status().name());
+      statement.setTimestamp(11, recordedAt);
+      statement.setTimestamp(12, recordedAt);
+      bindResult(statement, 13, result);
+      statement.setString(18, result.service());
+      statement.setString(19, result.status().name());
+      statement.setTimestamp(20, recordedAt);
+      bindResult(statement, 21, result);
       statement.executeUpdate();
     }
   }

@@ -13,6 +13,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 
 /** Read-only queries behind the API's GET endpoints; results are JSON-ready maps. */
@@ -48,6 +52,8 @@ final class StatusQueries {
        order by opened_at desc
        limit ?
       """;
+
+  private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(2);
 
   private final DataSource dataSource;
   private final Clock clock;
@@ -148,10 +154,27 @@ final class StatusQueries {
         });
   }
 
+  /**
+   * Whether the database answers within {@link #READINESS_TIMEOUT}; a health probe must not hang
+   * for the pool's connection timeout while the database is down.
+   */
   boolean databaseReachable() {
-    try (Connection connection = dataSource.getConnection()) {
-      return connection.isValid(2);
-    } catch (SQLException e) {
+    CompletableFuture<Boolean> check =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try (Connection connection = dataSource.getConnection()) {
+                return connection.isValid((int) READINESS_TIMEOUT.toSeconds());
+              } catch (SQLException e) {
+                return false;
+              }
+            },
+            Thread::startVirtualThread);
+    try {
+      return check.get(READINESS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       return false;
     }
   }

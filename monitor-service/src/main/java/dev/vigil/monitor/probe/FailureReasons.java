@@ -31,31 +31,43 @@ final class FailureReasons {
 
   static String of(Throwable error, URI url, Duration connectTimeout, Duration timeout) {
     String endpoint = endpoint(url);
-    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-      if (cause instanceof HttpConnectTimeoutException) {
-        return "connect timeout: "
-            + endpoint
-            + " not reached within "
-            + connectTimeout.toMillis()
-            + "ms";
-      }
-      if (cause instanceof HttpTimeoutException) {
-        return timeout(timeout);
-      }
-      if (cause instanceof UnresolvedAddressException || cause instanceof UnknownHostException) {
-        return "DNS: cannot resolve " + url.getHost();
-      }
-      if (cause instanceof SSLException) {
-        return "TLS: handshake with "
-            + endpoint
-            + " failed ("
-            + cause.getClass().getSimpleName()
-            + ")";
-      }
-      if (cause instanceof ConnectException) {
-        return "connect: " + endpoint + " refused the connection";
-      }
+    // Most specific first: the JDK wraps e.g. an unresolved address in a ConnectException.
+    if (has(error, HttpConnectTimeoutException.class)) {
+      return "connect timeout: "
+          + endpoint
+          + " not reached within "
+          + connectTimeout.toMillis()
+          + "ms";
+    }
+    if (has(error, UnresolvedAddressException.class) || has(error, UnknownHostException.class)) {
+      return "DNS: cannot resolve " + url.getHost();
+    }
+    if (has(error, SSLException.class)) {
+      return "TLS: handshake with "
+          + endpoint
+          + " failed ("
+          + find(error, SSLException.class)
+          + ")";
+    }
+    if (has(error, HttpTimeoutException.class)) {
+      return timeout(timeout);
+    }
+    if (has(error, ConnectException.class)) {
+      return "connect: " + endpoint + " refused the connection";
     }
     return "I/O: exchange with " + endpoint + " failed (" + error.getClass().getSimpleName() + ")";
+  }
+
+  private static boolean has(Throwable error, Class<? extends Throwable> type) {
+    return find(error, type) != null;
+  }
+
+  private static String find(Throwable error, Class<? extends Throwable> type) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (type.isInstance(cause)) {
+        return cause.getClass().getSimpleName();
+      }
+    }
+    return null;
   }
 }

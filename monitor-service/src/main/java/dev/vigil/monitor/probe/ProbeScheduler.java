@@ -34,6 +34,7 @@ public final class ProbeScheduler implements AutoCloseable {
   private static final Duration LEASE_MARGIN = Duration.ofSeconds(2);
   // Time kept free between the end of a probe's timeouts and the end of its lease.
   private static final Duration PROBE_SAFETY = Duration.ofMillis(500);
+  private static final long MAX_CLAIM_BACKOFF_MS = 5_000;
 
   private final DataSource dataSource;
   private final Recorder recorder;
@@ -77,19 +78,30 @@ public final class ProbeScheduler implements AutoCloseable {
   }
 
   private void claimLoop() {
+    int failures = 0;
     while (stop.getCount() > 0) {
       int claimed = 0;
       int wanted = Math.min(settings.claimBatch(), permits.availablePermits());
+      long pause = settings.pollInterval().toMillis();
       if (wanted > 0) {
         try {
           claimed = claimAndDispatch(wanted);
+          failures = 0;
         } catch (SQLException | RuntimeException e) {
-          LOG.warn("claim failed instance={} error={}", settings.instanceId(), e.toString());
+          failures++;
+          // Back off while the database is unreachable: poll interval doubled per failure, <= 5 s.
+          pause = Math.min(MAX_CLAIM_BACKOFF_MS, pause << Math.min(failures, 10));
+          LOG.warn(
+              "claim failed instance={} attempt={} retry_in_ms={} error={}",
+              settings.instanceId(),
+              failures,
+              pause,
+              e.toString());
         }
       }
       if (claimed < wanted || wanted == 0) {
         try {
-          stop.await(settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+          stop.await(pause, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;

@@ -51,6 +51,8 @@ public final class Prober implements AutoCloseable {
             .register(registry);
     this.up = outcome(registry, "up");
     this.down = outcome(registry, "down");
+    // Load the client classes now rather than inside the first probes' time budgets.
+    HttpClient.newBuilder().build().shutdownNow();
   }
 
   private static Counter outcome(MeterRegistry registry, String outcome) {
@@ -90,10 +92,17 @@ public final class Prober implements AutoCloseable {
     // Connect and response-header timeouts are enforced by the client; this outer bound also
     // covers a body that trickles in.
     Duration deadline = target.connectTimeout().plus(target.timeout());
+    // The budget runs from the probe start, so time lost before sending (e.g. CPU starvation)
+    // cannot stretch a probe beyond the lease that covers it.
+    long budget = deadline.toNanos() - (System.nanoTime() - start);
+    if (budget <= 0) {
+      return ProbeResult.down(
+          target.name(), startedAt, elapsed(start), null, FailureReasons.timeout(deadline));
+    }
     CompletableFuture<HttpResponse<Void>> exchange =
         client.sendAsync(request.build(), BoundedDiscard.handler(BODY_LIMIT));
     try {
-      HttpResponse<Void> response = exchange.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+      HttpResponse<Void> response = exchange.get(budget, TimeUnit.NANOSECONDS);
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       int status = response.statusCode();
       if (target.acceptedStatus().accepts(status)) {

@@ -4,8 +4,9 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,7 +20,7 @@ public final class ProbeTargetServer implements AutoCloseable {
 
   private final Javalin server;
   private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
-  private final List<Hit> hits = new CopyOnWriteArrayList<>();
+  private final Queue<Hit> hits = new ConcurrentLinkedQueue<>();
   private final AtomicInteger overlaps = new AtomicInteger();
   private final long holdMillis;
 
@@ -45,7 +46,9 @@ public final class ProbeTargetServer implements AutoCloseable {
     }
     hits.add(new Hit(target, instance, System.nanoTime()));
     try {
-      Thread.sleep(holdMillis); // simulated service work, widens the window for overlaps
+      if (holdMillis > 0) {
+        Thread.sleep(holdMillis); // simulated service work, widens the window for overlaps
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {

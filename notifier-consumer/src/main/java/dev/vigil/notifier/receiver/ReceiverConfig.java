@@ -103,10 +103,16 @@ public record ReceiverConfig(
     }
   }
 
+  /** JDBC URLs may carry a password as a parameter: never log the query part. */
+  private static String withoutQuery(String url) {
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query) + "?…";
+  }
+
   @Override
   public String toString() {
     return "ReceiverConfig[db="
-        + dbUrl
+        + withoutQuery(dbUrl)
         + ", port="
         + httpPort
         + ", secrets="

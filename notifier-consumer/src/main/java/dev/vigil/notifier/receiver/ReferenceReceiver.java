@@ -122,6 +122,9 @@ public final class ReferenceReceiver implements AutoCloseable {
     if (method.equals("GET") && exchange.getRequestURI().getPath().equals("/health")) {
       return respond(exchange, 200, "{\"status\":\"UP\"}", null);
     }
+    if (exchange.getRequestURI().getPath().equals("/_faults")) {
+      return changeFaults(exchange, method);
+    }
     if (!method.equals("POST")) {
       return respond(exchange, 405, "only POST", null);
     }
@@ -184,6 +187,33 @@ public final class ReferenceReceiver implements AutoCloseable {
     };
   }
 
+  /**
+   * Fault drills against a receiver in another process: {@code POST /_faults} adds rules in {@link
+   * ReceiverFaults#parse} form, {@code DELETE /_faults} clears them. Only when the receiver
+   * requires a bearer token is the same token required here.
+   */
+  private int changeFaults(HttpExchange exchange, String method) throws IOException {
+    if (config.bearerToken() != null && !tokenMatches(exchange)) {
+      return respond(exchange, 401, "missing or wrong bearer token", null);
+    }
+    try {
+      switch (method) {
+        case "POST" -> {
+          byte[] body = readBody(exchange.getRequestBody());
+          faults.addAll(body == null ? "" : new String(body, StandardCharsets.UTF_8));
+        }
+        case "DELETE" -> faults.clear();
+        default -> {
+          return respond(exchange, 405, "POST or DELETE", null);
+        }
+      }
+    } catch (IllegalArgumentException | dev.vigil.kit.ConfigException e) {
+      return respond(exchange, 400, "bad fault rule: " + e.getMessage(), null);
+    }
+    log.info("event=receiver_faults_changed method={}", method);
+    return respond(exchange, 200, "{\"ok\":true}", null);
+  }
+
   private Integer applyBefore(HttpExchange exchange, ReceiverFaults.Fault fault)
       throws IOException {
     return switch (fault.kind()) {
@@ -237,6 +267,7 @@ public final class ReferenceReceiver implements AutoCloseable {
   public void close() {
     server.stop(0);
     executor.shutdownNow();
+    store.close();
     database.close();
   }
 }

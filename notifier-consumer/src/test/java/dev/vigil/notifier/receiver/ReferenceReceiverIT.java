@@ -101,6 +101,46 @@ class ReferenceReceiverIT {
   }
 
   @Test
+  void faultsCanBeInjectedOverHttpForDrills(TestDatabase db) throws Exception {
+    try (ReferenceReceiver receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.from(
+                new Settings(
+                    Map.of(
+                        "VIGIL_DB_URL",
+                        db.jdbcUrl(),
+                        "VIGIL_DB_USER",
+                        db.user(),
+                        "VIGIL_HTTP_PORT",
+                        "0",
+                        "VIGIL_WEBHOOK_SECRETS",
+                        CURRENT))))) {
+      URI faults = URI.create("http://localhost:" + receiver.port() + "/_faults");
+      HttpResponse<String> bad =
+          client.send(
+              HttpRequest.newBuilder(faults)
+                  .POST(HttpRequest.BodyPublishers.ofString("explode"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(bad.statusCode()).isEqualTo(400);
+      HttpResponse<String> added =
+          client.send(
+              HttpRequest.newBuilder(faults)
+                  .POST(HttpRequest.BodyPublishers.ofString("status=503 times=1"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(added.statusCode()).isEqualTo(200);
+      AlertEvent event =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "x");
+      String body = AlertEventJson.write(event);
+      long now = Instant.now().getEpochSecond();
+      String id = event.eventId().toString();
+      assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).isEqualTo(503);
+      assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).isEqualTo(200);
+    }
+  }
+
+  @Test
   void faultRulesParseFromTextAndApplyPerService() {
     ReceiverFaults faults =
         ReceiverFaults.parse("status=503 times=2 service=a; retry-after=3 times=1; drop times=1");

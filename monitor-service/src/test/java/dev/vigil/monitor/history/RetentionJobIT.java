@@ -1,0 +1,75 @@
+package dev.vigil.monitor.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.monitor.MonitorSchema;
+import dev.vigil.monitor.Tables;
+import dev.vigil.monitor.alert.ProbeResult;
+import dev.vigil.monitor.alert.Recorder;
+import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.target.TargetStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(VigilInfraExtension.class)
+class RetentionJobIT {
+
+  @Test
+  void expiredHistoryIsDeletedInBatchesWithoutBlockingOnLockedRowsOrRecording(TestDatabase db)
+      throws Exception {
+    MonitorSchema.migrate(db.dataSource());
+    new TargetStore(db.dataSource()).add(TargetSpec.push("svc"));
+    Recorder recorder = new Recorder(db.dataSource(), Clock.systemUTC(), new SimpleMeterRegistry());
+    Instant start = Instant.now().minusSeconds(600);
+    for (int i = 0; i < 30; i++) {
+      recorder.record(ProbeResult.up("svc", start.plusSeconds(i), 1, 200));
+    }
+    try (Connection connection = db.connect();
+        Statement statement = connection.createStatement()) {
+      // 25 rows become old; the 5 newest stay young.
+      statement.execute(
+          "update check_history set recorded_at = now() - interval '2 days'"
+              + " where id <= (select min(id) + 24 from check_history)");
+    }
+
+    try (Connection holder = db.connect()) {
+      // Another transaction holds one old row and the service's state row, as a recorder would.
+      holder.setAutoCommit(false);
+      try (Statement statement = holder.createStatement()) {
+        statement.execute("select * from check_history order by id limit 1 for update");
+        statement.execute("select * from alert_state where service = 'svc' for update");
+      }
+      RetentionJob job =
+          new RetentionJob(
+              db.dataSource(), Clock.systemUTC(), Duration.ofDays(1), 10, Duration.ofMinutes(1));
+      long deleted =
+          CompletableFuture.supplyAsync(
+                  () -> {
+                    try {
+                      return job.runOnce();
+                    } catch (Exception e) {
+                      throw new IllegalStateException(e);
+                    }
+                  })
+              .get(10, TimeUnit.SECONDS);
+      assertThat(deleted).as("all old rows but the locked one, in batches of 10").isEqualTo(24);
+      holder.rollback();
+    }
+    assertThat(Tables.count(db.dataSource(), "select count(*) from check_history")).isEqualTo(6);
+    assertThat(
+            Tables.count(
+                db.dataSource(),
+                "select count(*) from check_history where recorded_at > now() - interval '1 day'"))
+        .isEqualTo(5);
+  }
+}
