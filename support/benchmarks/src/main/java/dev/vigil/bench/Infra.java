@@ -45,10 +45,14 @@ public final class Infra implements AutoCloseable {
         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
   }
 
-  /** Starts both servers in a fresh directory under {@code baseDir}. */
+  /**
+   * Starts both servers in a fresh directory under {@code baseDir}; the directories of earlier runs
+   * are deleted first (a run leaves gigabytes of WAL and Kafka logs behind).
+   */
   public static Infra start(Path baseDir) {
     Path runDir = baseDir.resolve("run-" + System.currentTimeMillis());
     try {
+      deleteEarlierRuns(baseDir);
       Files.createDirectories(runDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + runDir, e);
@@ -69,6 +73,21 @@ public final class Infra implements AutoCloseable {
   }
 
   /** The server's data directory (holds postmaster.pid, for CPU accounting). */
+  private static void deleteEarlierRuns(Path baseDir) throws IOException {
+    if (!Files.isDirectory(baseDir)) {
+      return;
+    }
+    try (var runs = Files.list(baseDir)) {
+      for (Path run : runs.filter(p -> p.getFileName().toString().startsWith("run-")).toList()) {
+        try (var tree = Files.walk(run)) {
+          for (Path p : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            Files.deleteIfExists(p);
+          }
+        }
+      }
+    }
+  }
+
   public Path postgresDataDir() {
     return postgresDataDir;
   }
