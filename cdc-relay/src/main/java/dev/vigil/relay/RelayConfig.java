@@ -1,6 +1,7 @@
 package dev.vigil.relay;
 
 import dev.vigil.contract.AlertTopic;
+import dev.vigil.kit.Redact;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import java.net.URI;
@@ -214,6 +215,22 @@ public record RelayConfig(
    *
    * @throws dev.vigil.kit.ConfigException listing every missing or invalid key
    */
+  /** Every setting except the password, which is never shown. */
+  @Override
+  public String toString() {
+    return "RelayConfig[dbUrl=%s, dbUser=%s, dbPassword=<hidden>, kafka=%s, topic=%s, slot=%s, publication=%s, snapshotMode=%s, httpPort=%d, instanceId=%s]"
+        .formatted(
+            Redact.withoutQuery(dbUrl),
+            dbUser,
+            kafkaBootstrapServers,
+            topic,
+            slotName,
+            publicationName,
+            snapshotMode,
+            httpPort,
+            instanceId);
+  }
+
   public static RelayConfig from(Settings settings) {
     String url = settings.get(DB_URL);
     String slot = settings.get(SLOT);

@@ -28,7 +28,9 @@ class FailoverIT {
     try (RelayProcess first = RelayProcess.start(env, "first")) {
       await().atMost(Duration.ofSeconds(60)).until(first::isStreaming);
       try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic);
-          LoadWriter writer = new LoadWriter(db, "kill-", 20, 2, 5_000)) {
+          // Paced at 1,000 rows/s: the kill after 300 relayed rows lands while rows are still
+          // written.
+          LoadWriter writer = new LoadWriter(db, "kill-", 20, 2, 5_000, 1_000)) {
         await()
             .atMost(Duration.ofSeconds(60))
             .until(() -> Deliveries.ids(reader.poll(), "kill-").size() >= 300);

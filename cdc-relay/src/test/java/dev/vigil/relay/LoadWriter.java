@@ -24,8 +24,24 @@ final class LoadWriter implements AutoCloseable {
   private final List<Future<?>> writers = new ArrayList<>();
 
   LoadWriter(TestDatabase db, String servicePrefix, int services, int threads, int total) {
+    this(db, servicePrefix, services, threads, total, 0);
+  }
+
+  /**
+   * As above, but paced: row {@code i} is not written before {@code i / rowsPerSecond} seconds
+   * after the start (0 = as fast as the writers can), so a test can act while rows are still being
+   * written however fast or slow the machine is.
+   */
+  LoadWriter(
+      TestDatabase db,
+      String servicePrefix,
+      int services,
+      int threads,
+      int total,
+      int rowsPerSecond) {
     pool = Executors.newFixedThreadPool(threads);
     AtomicInteger next = new AtomicInteger();
+    long startNanos = System.nanoTime();
     for (int t = 0; t < threads; t++) {
       writers.add(
           pool.submit(
@@ -33,6 +49,10 @@ final class LoadWriter implements AutoCloseable {
                 Connection c = null;
                 int i;
                 while ((i = next.getAndIncrement()) < total) {
+                  if (rowsPerSecond > 0) {
+                    long due = startNanos + i * 1_000_000_000L / rowsPerSecond;
+                    java.util.concurrent.locks.LockSupport.parkNanos(due - System.nanoTime());
+                  }
                   String service = servicePrefix + (i % services);
                   while (true) {
                     try {

@@ -41,7 +41,8 @@ class ResilienceIT {
           .atMost(Duration.ofSeconds(60))
           .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
       try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic);
-          LoadWriter writer = new LoadWriter(db, "broker-", 20, 2, 6_000)) {
+          // Paced at 200 rows/s (30 s of writes): rows are committed during the whole outage.
+          LoadWriter writer = new LoadWriter(db, "broker-", 20, 2, 6_000, 200)) {
         await()
             .atMost(Duration.ofSeconds(60))
             .until(() -> Deliveries.ids(reader.poll(), "broker-").size() >= 300);

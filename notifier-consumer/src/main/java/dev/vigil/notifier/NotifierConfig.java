@@ -2,6 +2,7 @@ package dev.vigil.notifier;
 
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.kit.ConfigException;
+import dev.vigil.kit.Redact;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import dev.vigil.notifier.webhook.WebhookRoute;
@@ -92,7 +93,11 @@ public record NotifierConfig(
           "VIGIL_WEBHOOK_CONNECT_TIMEOUT", "2s", MS, Duration.ofMinutes(1), "Connect timeout.");
   static final Setting<Duration> READ_TIMEOUT =
       Setting.duration(
-          "VIGIL_WEBHOOK_READ_TIMEOUT", "5s", MS, Duration.ofMinutes(5), "Response timeout.");
+          "VIGIL_WEBHOOK_READ_TIMEOUT",
+          "5s",
+          MS,
+          Duration.ofMinutes(5),
+          "Total time for one request: connecting, sending and the complete response.");
   static final Setting<String> ADMIN_TOKEN =
       Setting.secret(
           "VIGIL_ADMIN_TOKEN", "", "Bearer token for /admin; empty disables the admin API.");
@@ -262,16 +267,10 @@ public record NotifierConfig(
     return value == null ? "" : value;
   }
 
-  /** JDBC URLs may carry a password as a parameter: never log the query part. */
-  private static String withoutQuery(String url) {
-    int query = url.indexOf('?');
-    return query < 0 ? url : url.substring(0, query) + "?…";
-  }
-
   @Override
   public String toString() {
     return "NotifierConfig[db="
-        + withoutQuery(dbUrl)
+        + Redact.withoutQuery(dbUrl)
         + ", topic="
         + topic
         + ", group="

@@ -60,6 +60,12 @@ public final class LeaderLock implements AutoCloseable {
       props.setProperty("user", user);
       props.setProperty("password", password);
       props.setProperty("tcpKeepAlive", "true");
+      // The server must notice a vanished holder (power loss, partition: no FIN/RST) within
+      // seconds, not after
+      // the OS default of two hours, or the standby could never take the lock over.
+      props.setProperty(
+          "options",
+          "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3");
       props.setProperty("ApplicationName", "vigil-relay-lock");
       connection = DriverManager.getConnection(url, props);
     }

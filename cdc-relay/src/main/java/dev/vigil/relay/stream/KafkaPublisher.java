@@ -107,14 +107,38 @@ final class KafkaPublisher
     return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
   }
 
+  /**
+   * Hands one record to the producer, retrying until it is accepted. The producer reports some
+   * refusals (no topic metadata within {@code max.block.ms}, buffer full) not by throwing but by
+   * returning an already-failed future; nothing was appended then, so the same record is retried
+   * before any later record of the batch is sent — otherwise a later record could reach the
+   * partition first and the replay after a restart would put this one behind it.
+   */
   private Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record)
       throws InterruptedException {
     while (true) {
+      Future<RecordMetadata> future;
       try {
-        return producer.send(record);
+        future = producer.send(record);
       } catch (RetriableException e) {
-        // Nothing was appended for this record, so retrying it keeps the order.
         log.warn("kafka send not accepted, retrying topic={} error={}", topic, e.getMessage());
+        Thread.sleep(SEND_RETRY_BACKOFF);
+        continue;
+      }
+      if (!future.isDone()) {
+        return future;
+      }
+      try {
+        future.get();
+        return future;
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof RetriableException)) {
+          throw new RelaySendException("Kafka refused a record of topic " + topic, e);
+        }
+        log.warn(
+            "kafka send not accepted, retrying topic={} error={}",
+            topic,
+            e.getCause().getMessage());
         Thread.sleep(SEND_RETRY_BACKOFF);
       }
     }

@@ -48,7 +48,12 @@ public final class Delivery implements AutoCloseable {
   public Delivery(
       Database database, WebhookRoutes routes, Options options, MeterRegistry registry) {
     this.store = new DeliveryStore(database);
-    this.sender = new WebhookSender(routes, options.connectTimeout(), options.readTimeout());
+    this.sender =
+        new WebhookSender(
+            routes,
+            options.connectTimeout(),
+            options.readTimeout(),
+            options.workers() * options.batchSize());
     DeliveryMetrics metrics = new DeliveryMetrics(registry);
     for (int i = 0; i < options.workers(); i++) {
       DeliveryWorker worker = new DeliveryWorker(store, sender, metrics, options);

@@ -1,6 +1,7 @@
 package dev.vigil.notifier.receiver;
 
 import dev.vigil.kit.ConfigException;
+import dev.vigil.kit.Redact;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import dev.vigil.notifier.webhook.WebhookRoutes;
@@ -103,16 +104,10 @@ public record ReceiverConfig(
     }
   }
 
-  /** JDBC URLs may carry a password as a parameter: never log the query part. */
-  private static String withoutQuery(String url) {
-    int query = url.indexOf('?');
-    return query < 0 ? url : url.substring(0, query) + "?…";
-  }
-
   @Override
   public String toString() {
     return "ReceiverConfig[db="
-        + withoutQuery(dbUrl)
+        + Redact.withoutQuery(dbUrl)
         + ", port="
         + httpPort
         + ", secrets="
