@@ -1,0 +1,37 @@
+package dev.vigil.bench;
+
+/** Suite and case names the headlines look up; the suites name their results with these. */
+public final class Cases {
+  public static final String LIMIT = "limit";
+  public static final String LIMIT_CASE = "outbox rows, " + Suite.WRITERS + " writers";
+  public static final String POLLING = "polling";
+  public static final String RELAY = "relay";
+  public static final String RELAY_SATURATION = "vigil saturation";
+  public static final String RELAY_AT_90 = "vigil @0.9x limit";
+  public static final String CATCHUP = "catchup";
+  public static final String CATCHUP_CASE = "vigil backlog";
+  public static final String RECORDER = "recorder";
+  public static final String PROBING = "probing";
+  public static final String PROBING_CASE = "10000 targets every 10 s";
+  public static final String E2E = "e2e";
+  public static final String E2E_CASE = "FAILED @1000/s";
+  public static final String NOTIFIER = "notifier";
+  public static final String NOTIFIER_CASE = "deliveries";
+
+  private Cases() {}
+
+  /** Name of a relay case at a fixed offered rate. */
+  public static String relayAt(int rate) {
+    return "vigil @" + rate + "/s";
+  }
+
+  /** Name of a recorder case. */
+  public static String recorder(int connections, int services) {
+    return "recorder " + connections + " conn, " + services + " services";
+  }
+
+  /** Name of a plain-insert case. */
+  public static String plain(int connections) {
+    return "plain insert " + connections + " conn";
+  }
+}

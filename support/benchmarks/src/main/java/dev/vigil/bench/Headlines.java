@@ -1,0 +1,104 @@
+package dev.vigil.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** The headline figures of the issue, as ratios to the baselines of the same run where it asks. */
+final class Headlines {
+  private Headlines() {}
+
+  static List<Headline> compute(Report r) {
+    List<Headline> out = new ArrayList<>();
+    add(r, out::add);
+    return out;
+  }
+
+  private static void add(Report r, Consumer<Headline> sink) {
+    double limit = r.metric(Cases.LIMIT, Cases.LIMIT_CASE, "events_per_s");
+    double polling =
+        r.results().stream()
+            .filter(x -> x.suite().equals(Cases.POLLING) && x.variant().endsWith("saturation"))
+            .mapToDouble(x -> x.get("x_limit"))
+            .filter(v -> !Double.isNaN(v))
+            .max()
+            .orElse(Double.NaN);
+    double relayXLimit = r.metric(Cases.RELAY, Cases.RELAY_SATURATION, "x_limit");
+    double relay = r.metric(Cases.RELAY, Cases.RELAY_SATURATION, "events_per_s");
+    double relayAt90 = r.metric(Cases.RELAY, Cases.RELAY_AT_90, "events_per_s");
+    sink.accept(
+        Headline.atLeast(
+            "relay offered 0.9x the commit limit: delivered / limit", relayAt90 / limit, "x", 0.9));
+    sink.accept(
+        Headline.atLeast(
+            "relay with writers unpaced (same cores): delivered / limit measured just before",
+            relayXLimit,
+            "x",
+            0.9));
+    sink.accept(
+        Headline.atLeast(
+            "relay with writers unpaced / best polling relay likewise (each / its limit)",
+            relayXLimit / polling,
+            "x",
+            5));
+    sink.accept(Headline.info("relay live at saturation (absolute)", relay, "events/s"));
+    sink.accept(Headline.info("database commit limit (absolute)", limit, "commits/s"));
+    sink.accept(
+        Headline.info(
+            "best polling relay at saturation / limit measured just before", polling, "x"));
+    sink.accept(
+        Headline.info(
+            "PostgreSQL CPU with an empty outbox: Vigil relay",
+            r.metric(Cases.RELAY, "vigil idle", "pg_cpu_cores"),
+            "cores"));
+    sink.accept(
+        Headline.info(
+            "PostgreSQL CPU with an empty outbox: polling batch 50, no delay",
+            r.metric(Cases.POLLING, "batch 50, no delay idle", "pg_cpu_cores"),
+            "cores"));
+    sink.accept(
+        Headline.atLeast(
+            "relay catch-up of the backlog (first → last record)",
+            r.metric(Cases.CATCHUP, Cases.CATCHUP_CASE, "events_per_s"),
+            "events/s",
+            15_000));
+    sink.accept(
+        Headline.atLeast(
+            "relay catch-up of the backlog (restart → last record)",
+            r.metric(Cases.CATCHUP, Cases.CATCHUP_CASE, "incl_start_per_s"),
+            "events/s",
+            15_000));
+    sink.accept(
+        Headline.atMost(
+            "relay p99 commit → Kafka ack at 1,000/s",
+            r.metric(Cases.RELAY, Cases.relayAt(1000), "p99_ms"),
+            "ms",
+            20));
+    double recorder = r.metric(Cases.RECORDER, Cases.recorder(8, 10_000), "events_per_s");
+    sink.accept(
+        Headline.atLeast("recorder, 8 connections, 10,000 services", recorder, "results/s", 5_000));
+    sink.accept(
+        Headline.info(
+            "recorder / plain single-row commits (8 connections)",
+            recorder / r.metric(Cases.RECORDER, Cases.plain(8), "events_per_s"),
+            "x"));
+    sink.accept(
+        Headline.atMost(
+            "probing 10,000 targets at 10 s: schedule lag p99",
+            r.metric(Cases.PROBING, Cases.PROBING_CASE, "lag_p99_ms"),
+            "ms",
+            1_000));
+    sink.accept(
+        Headline.atMost(
+            "end to end FAILED commit → receiver p99 at 1,000/s",
+            r.metric(Cases.E2E, Cases.E2E_CASE, "p99_ms"),
+            "ms",
+            250));
+    sink.accept(
+        Headline.atLeast(
+            "notifier deliveries",
+            r.metric(Cases.NOTIFIER, Cases.NOTIFIER_CASE, "events_per_s"),
+            "deliveries/s",
+            2_000));
+  }
+}

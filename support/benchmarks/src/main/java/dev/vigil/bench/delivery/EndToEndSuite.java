@@ -1,0 +1,167 @@
+package dev.vigil.bench.delivery;
+
+import dev.vigil.bench.BenchContext;
+import dev.vigil.bench.Cases;
+import dev.vigil.bench.Prometheus;
+import dev.vigil.bench.Result;
+import dev.vigil.bench.Suite;
+import dev.vigil.bench.outbox.AckWatcher;
+import dev.vigil.bench.outbox.CaughtUp;
+import dev.vigil.bench.outbox.Clocks;
+import dev.vigil.bench.outbox.OutboxRun;
+import dev.vigil.bench.outbox.OutboxWriters;
+import dev.vigil.bench.relay.VigilRelay;
+import dev.vigil.notifier.NotifierService;
+import dev.vigil.relay.RelayService;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.HdrHistogram.Histogram;
+
+/**
+ * End to end at 1,000 events/s: writers commit FAILED rows into the outbox (one per transaction,
+ * 1,000 services), the relay streams them to Kafka, the notifier delivers them to a local receiver.
+ * Latency: receiver arrival minus the moment the commit returned, same clock.
+ */
+public final class EndToEndSuite implements Suite {
+  public static final String NAME = Cases.E2E;
+  public static final String CASE = Cases.E2E_CASE;
+  private static final String TOPIC = "bench.e2e";
+
+  @Override
+  public void run(BenchContext ctx) {
+    DataSource db = ctx.infra().monitorDatabase("bench_e2e", WRITERS + 1);
+    ctx.infra().createTopic(TOPIC, PARTITIONS);
+    OutboxWriters writers = new OutboxWriters(db, "outbox", WRITERS, 1_000).keepLog();
+    var opts = ctx.options();
+    try (WebhookReceiver receiver = new WebhookReceiver();
+        AckWatcher watcher =
+            new AckWatcher(ctx.infra().bootstrapServers(), TOPIC, writers.commitMicros());
+        RelayService relay = VigilRelay.start(ctx.infra(), "bench_e2e", TOPIC);
+        NotifierService notifier =
+            Notifier.start(ctx.infra(), "bench_e2e_notifier", TOPIC, "bench-e2e", receiver.url())) {
+      awaitFlowing(writers, receiver);
+      writers.run(Suite.pipelineWarmup(opts), 1000);
+      ctx.report()
+          .add(
+              Result.median(
+                  NAME,
+                  CASE,
+                  opts.repetitions(),
+                  "outbox commit → relay → Kafka → notifier → receiver, default settings",
+                  rep ->
+                      measure(
+                          writers,
+                          receiver,
+                          watcher,
+                          notifier.httpPort(),
+                          opts.warmup(),
+                          opts.window(),
+                          1_000)));
+    }
+  }
+
+  private static void awaitFlowing(OutboxWriters writers, WebhookReceiver receiver) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    receiver.clear();
+    while (receiver.distinct() == 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("no event reached the receiver within 120 s");
+      }
+      writers.runCount(1);
+      OutboxRun.sleep(200);
+    }
+  }
+
+  private static Map<String, Double> measure(
+      OutboxWriters writers,
+      WebhookReceiver receiver,
+      AckWatcher watcher,
+      int notifierPort,
+      Duration warmup,
+      Duration window,
+      double rate) {
+    CaughtUp.await(writers, watcher, Duration.ofSeconds(120)); // the relay has drained
+    awaitQuiet(writers, receiver); // and so has the notifier
+    receiver.clear();
+    watcher.reset();
+    writers.commitMicros().clear();
+    writers.commitLog().clear();
+    long start = Clocks.nowMicros() + warmup.toNanos() / 1000;
+    long end = start + window.toNanos() / 1000;
+    writers.run(warmup.plus(window), rate);
+    Map<UUID, Long> inWindow = new HashMap<>();
+    writers
+        .commitLog()
+        .forEach(
+            (id, at) -> {
+              if (at >= start && at < end) {
+                inWindow.put(id, at);
+              }
+            });
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline && !allArrived(inWindow, receiver.firstArrival())) {
+      OutboxRun.sleep(50);
+    }
+    Histogram h = new Histogram(3_600_000_000L, 3);
+    long missing = 0;
+    for (var e : inWindow.entrySet()) {
+      Long at = receiver.firstArrival().get(e.getKey());
+      if (at == null) {
+        missing++;
+      } else {
+        h.recordValue(Math.max(0, at - e.getValue()));
+      }
+    }
+    double seconds = window.toNanos() / 1e9;
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put("offered_per_s", rate);
+    m.put("events_per_s", h.getTotalCount() / seconds);
+    m.put("p50_ms", OutboxRun.ms(h, 50));
+    m.put("p95_ms", OutboxRun.ms(h, 95));
+    m.put("p99_ms", OutboxRun.ms(h, 99));
+    m.put("max_ms", h.getTotalCount() == 0 ? Double.NaN : h.getMaxValue() / 1000.0);
+    m.put("undelivered", (double) missing);
+    Histogram kafka = watcher.takeArrivals().ackLatency(start, end);
+    m.put("kafka_p50_ms", OutboxRun.ms(kafka, 50));
+    m.put("kafka_p99_ms", OutboxRun.ms(kafka, 99));
+    Map<String, Double> metrics = Prometheus.scrape(notifierPort);
+    m.put(
+        "notifier_receipt_to_delivery_mean_ms",
+        Prometheus.meanMs(metrics, "vigil_notifier_delivery_latency_seconds"));
+    m.put(
+        "notifier_receipt_to_delivery_max_ms",
+        metrics.getOrDefault("vigil_notifier_delivery_latency_seconds_max", Double.NaN) * 1000);
+    return m;
+  }
+
+  /** Waits for a fresh row to reach the receiver and then for 1 s without new arrivals. */
+  private static void awaitQuiet(OutboxWriters writers, WebhookReceiver receiver) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    writers.commitLog().clear();
+    writers.runCount(1);
+    UUID fresh = writers.commitLog().keySet().iterator().next();
+    long seen = -1;
+    while (System.nanoTime() < deadline) {
+      long now = receiver.requests();
+      if (receiver.firstArrival().containsKey(fresh) && now == seen) {
+        return;
+      }
+      seen = now;
+      OutboxRun.sleep(1000);
+    }
+    throw new IllegalStateException("the pipeline did not drain within 120 s");
+  }
+
+  private static boolean allArrived(Map<UUID, Long> committed, Map<UUID, Long> arrived) {
+    for (UUID id : committed.keySet()) {
+      if (!arrived.containsKey(id)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.vigil.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+  @TempDir Path dir;
+
+  @Test
+  void medianOfEachMetricIsReportedWithEveryRun() {
+    Result r =
+        Result.of(
+            "relay",
+            "vigil @1000/s",
+            List.of(
+                Map.of("events_per_s", 3.0, "p99_ms", 10.0),
+                Map.of("events_per_s", 1.0, "p99_ms", 30.0),
+                Map.of("events_per_s", 2.0, "p99_ms", 20.0)),
+            "");
+    assertThat(r.get("events_per_s")).isEqualTo(2.0);
+    assertThat(r.get("p99_ms")).isEqualTo(20.0);
+    assertThat(r.runs()).hasSize(3);
+    assertThat(Result.median(List.of(1.0, 4.0))).isEqualTo(2.5);
+  }
+
+  @Test
+  void writesJsonAndMarkdownWithResultsHeadlinesAndNotes() throws Exception {
+    BenchOptions options = BenchOptions.parse(new String[] {"--quick", "--suites=limit,relay"});
+    Report report = new Report("java -jar benchmarks.jar --quick", options);
+    report.add(
+        Result.of(Cases.LIMIT, Cases.LIMIT_CASE, List.of(Map.of("events_per_s", 5000.0)), "x"));
+    report.add(
+        Result.of(
+            "relay",
+            "vigil saturation",
+            List.of(Map.of("events_per_s", 4600.0, "x_limit", 0.92)),
+            "y"));
+    report.note("suite 'probing' is not in this build: no numbers for it");
+    Path md = dir.resolve("REPORT.md");
+    report.write(dir, md);
+
+    JsonNode json = new ObjectMapper().readTree(dir.resolve("report.json").toFile());
+    assertThat(json.get("quick").asBoolean()).isTrue();
+    assertThat(json.get("results")).hasSize(2);
+    assertThat(json.get("results").get(1).get("median").get("events_per_s").asDouble())
+        .isEqualTo(4600.0);
+    JsonNode ratio = json.get("headlines").get(1);
+    assertThat(ratio.get("name").asText())
+        .isEqualTo(
+            "relay with writers unpaced (same cores): delivered / limit measured just before");
+    assertThat(ratio.get("value").asDouble()).isEqualTo(0.92);
+    assertThat(ratio.get("verdict").asText()).isEqualTo("met");
+    assertThat(json.get("notes").get(0).asText()).contains("probing");
+
+    String markdown = Files.readString(md);
+    assertThat(markdown)
+        .contains("Quick smoke run")
+        .contains("| relay | vigil saturation | 4,600 |")
+        .contains(
+            "| relay with writers unpaced (same cores): delivered / limit measured just before"
+                + " | 0.92 x | ≥ 0.90 x | met |")
+        .contains("| notifier deliveries | – deliveries/s | ≥ 2,000 deliveries/s | not measured |");
+  }
+
+  @Test
+  void unknownSuiteIsRefusedWithTheKnownOnes() {
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--suites=relay,nope"}))
+        .hasMessageContaining("unknown suite 'nope'")
+        .hasMessageContaining("limit,polling,relay");
+  }
+}
