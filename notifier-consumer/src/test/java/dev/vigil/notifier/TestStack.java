@@ -10,8 +10,8 @@ import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.kit.Settings;
 import dev.vigil.notifier.receiver.ReceivedNotification;
 import dev.vigil.notifier.receiver.ReceivedRequest;
-import dev.vigil.notifier.receiver.ReceiverConfig;
 import dev.vigil.notifier.receiver.ReferenceReceiver;
+import dev.vigil.notifier.receiver.TestReceivers;
 import dev.vigil.notifier.webhook.WebhookSecret;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -56,19 +56,7 @@ final class TestStack implements AutoCloseable {
     this.topic = kafka.uniqueName("alerts");
     this.group = kafka.uniqueName("notifier");
     kafka.createTopic(topic, 3);
-    this.receiver =
-        ReferenceReceiver.start(
-            ReceiverConfig.from(
-                new Settings(
-                    Map.of(
-                        "VIGIL_DB_URL",
-                        db.jdbcUrl(),
-                        "VIGIL_DB_USER",
-                        db.user(),
-                        "VIGIL_HTTP_PORT",
-                        "0",
-                        "VIGIL_WEBHOOK_SECRETS",
-                        SECRET))));
+    this.receiver = TestReceivers.start(db, SECRET);
     receiver.onNotification(notifications::add);
     this.producer =
         new KafkaProducer<>(

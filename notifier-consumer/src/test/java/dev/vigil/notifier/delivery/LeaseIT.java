@@ -7,11 +7,10 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.kit.Settings;
 import dev.vigil.notifier.internal.Database;
 import dev.vigil.notifier.receiver.ReceivedNotification;
-import dev.vigil.notifier.receiver.ReceiverConfig;
 import dev.vigil.notifier.receiver.ReferenceReceiver;
+import dev.vigil.notifier.receiver.TestReceivers;
 import dev.vigil.notifier.webhook.WebhookRoute;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import dev.vigil.notifier.webhook.WebhookSecret;
@@ -23,7 +22,6 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -106,18 +104,7 @@ class LeaseIT {
   }
 
   static ReferenceReceiver receiver(TestDatabase db) {
-    return ReferenceReceiver.start(
-        ReceiverConfig.from(
-            new Settings(
-                Map.of(
-                    "VIGIL_DB_URL",
-                    db.jdbcUrl(),
-                    "VIGIL_DB_USER",
-                    db.user(),
-                    "VIGIL_HTTP_PORT",
-                    "0",
-                    "VIGIL_WEBHOOK_SECRETS",
-                    SECRET))));
+    return TestReceivers.start(db, SECRET);
   }
 
   static Delivery delivery(Database database, ReferenceReceiver receiver) {

@@ -6,7 +6,6 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.kit.Settings;
 import dev.vigil.notifier.webhook.WebhookSecret;
 import dev.vigil.notifier.webhook.WebhookSignature;
 import java.net.URI;
@@ -18,7 +17,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -33,19 +31,7 @@ class ReferenceReceiverIT {
   @Test
   void acceptsGenuineSignaturesOnceAndRejectsTamperedStaleOrConflicting(TestDatabase db)
       throws Exception {
-    try (ReferenceReceiver receiver =
-        ReferenceReceiver.start(
-            ReceiverConfig.from(
-                new Settings(
-                    Map.of(
-                        "VIGIL_DB_URL",
-                        db.jdbcUrl(),
-                        "VIGIL_DB_USER",
-                        db.user(),
-                        "VIGIL_HTTP_PORT",
-                        "0",
-                        "VIGIL_WEBHOOK_SECRETS",
-                        CURRENT + "," + PREVIOUS))))) {
+    try (ReferenceReceiver receiver = TestReceivers.start(db, CURRENT + "," + PREVIOUS)) {
       List<ReceivedNotification> stored = new CopyOnWriteArrayList<>();
       receiver.onNotification(stored::add);
       AlertEvent event =
@@ -102,19 +88,7 @@ class ReferenceReceiverIT {
 
   @Test
   void faultsCanBeInjectedOverHttpForDrills(TestDatabase db) throws Exception {
-    try (ReferenceReceiver receiver =
-        ReferenceReceiver.start(
-            ReceiverConfig.from(
-                new Settings(
-                    Map.of(
-                        "VIGIL_DB_URL",
-                        db.jdbcUrl(),
-                        "VIGIL_DB_USER",
-                        db.user(),
-                        "VIGIL_HTTP_PORT",
-                        "0",
-                        "VIGIL_WEBHOOK_SECRETS",
-                        CURRENT))))) {
+    try (ReferenceReceiver receiver = TestReceivers.start(db, CURRENT)) {
       URI faults = URI.create("http://localhost:" + receiver.port() + "/_faults");
       HttpResponse<String> bad =
           client.send(
