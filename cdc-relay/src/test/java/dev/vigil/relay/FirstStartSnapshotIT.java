@@ -7,7 +7,6 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.relay.ops.RelayStatus;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.HashMap;
@@ -40,10 +39,7 @@ class FirstStartSnapshotIT {
         RelayFixture.env(db, kafka, RelayFixture.uniqueSlot("snap"), topic, "a");
     env.put("VIGIL_RELAY_SNAPSHOT_MODE", "initial");
 
-    try (RelayService relay = RelayService.start(RelayFixture.config(env))) {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
+    try (RelayService relay = RelayFixture.startStreaming(RelayFixture.config(env))) {
       try (Connection c = db.connect()) {
         for (int i = 0; i < 100; i++) {
           AlertEvent event = RelayFixture.insertNext(c, "early-" + (i % 10));

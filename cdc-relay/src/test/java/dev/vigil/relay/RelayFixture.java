@@ -1,14 +1,18 @@
 package dev.vigil.relay;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.kit.Settings;
+import dev.vigil.relay.ops.RelayStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -49,6 +53,20 @@ final class RelayFixture {
     env.put("VIGIL_HTTP_PORT", "0");
     env.put("VIGIL_RELAY_INSTANCE_ID", instance);
     return env;
+  }
+
+  /** Starts a relay in this JVM and waits until it streams; a relay that does not is closed. */
+  static RelayService startStreaming(RelayConfig config) {
+    RelayService relay = RelayService.start(config);
+    try {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
+      return relay;
+    } catch (RuntimeException e) {
+      relay.close();
+      throw e;
+    }
   }
 
   static RelayConfig config(Map<String, String> env) {

@@ -10,7 +10,6 @@ import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
-import dev.vigil.relay.ops.RelayStatus;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -57,10 +56,9 @@ class RelayStreamingIT {
     RelayFixture.createSequenceTable(db);
     topic = kafka.uniqueName("alerts");
     slot = RelayFixture.uniqueSlot("stream");
-    relay = RelayService.start(RelayFixture.config(RelayFixture.env(db, kafka, slot, topic, "a")));
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
+    relay =
+        RelayFixture.startStreaming(
+            RelayFixture.config(RelayFixture.env(db, kafka, slot, topic, "a")));
     reader = new TopicReader(kafka.bootstrapServers(), topic);
   }
 

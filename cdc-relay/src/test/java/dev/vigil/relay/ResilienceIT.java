@@ -36,10 +36,7 @@ class ResilienceIT {
     Map<String, String> env =
         RelayFixture.env(db, kafka, RelayFixture.uniqueSlot("broker"), topic, "broker");
 
-    try (RelayService relay = RelayService.start(RelayFixture.config(env))) {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
+    try (RelayService relay = RelayFixture.startStreaming(RelayFixture.config(env))) {
       try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic);
           // Paced at 200 rows/s (30 s of writes): rows are committed during the whole outage.
           LoadWriter writer = new LoadWriter(db, "broker-", 20, 2, 6_000, 200)) {
@@ -85,10 +82,7 @@ class ResilienceIT {
     Map<String, String> env =
         RelayFixture.env(db, kafka, RelayFixture.uniqueSlot("pgdown"), topic, "pgdown");
 
-    try (RelayService relay = RelayService.start(RelayFixture.config(env))) {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
+    try (RelayService relay = RelayFixture.startStreaming(RelayFixture.config(env))) {
       try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic);
           LoadWriter writer = new LoadWriter(db, "pgdown-", 10, 2, 2_000)) {
         await()
@@ -159,10 +153,7 @@ class ResilienceIT {
 
       // The documented way out: drop the stale offsets, then start again.
       execute(db, "delete from relay_offsets where slot_name = '" + slot + "'");
-      try (RelayService relay = RelayService.start(config)) {
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
+      try (RelayService relay = RelayFixture.startStreaming(config)) {
         try (Connection c = db.connect()) {
           RelayFixture.insertNext(c, "after-reset-1");
         }
@@ -176,10 +167,7 @@ class ResilienceIT {
   private static TopicReader streamOneEvent(
       TestDatabase db, TestKafka kafka, RelayConfig config, String topic, String prefix)
       throws Exception {
-    try (RelayService relay = RelayService.start(config)) {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
+    try (RelayService relay = RelayFixture.startStreaming(config)) {
       TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic);
       try (Connection c = db.connect()) {
         RelayFixture.insertNext(c, prefix + "1");
