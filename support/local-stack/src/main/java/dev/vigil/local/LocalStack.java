@@ -236,8 +236,16 @@ final class LocalStack implements AutoCloseable {
   /** Stops every part in reverse start order; a failure is reported and the rest still stopped. */
   @Override
   public void close() {
-    while (!started.isEmpty()) {
-      AutoCloseable part = started.pop();
+    closeAll(started);
+  }
+
+  /**
+   * Pops and closes every part, most recently started first; a failure is reported and the rest
+   * still closed.
+   */
+  static void closeAll(Deque<AutoCloseable> parts) {
+    while (!parts.isEmpty()) {
+      AutoCloseable part = parts.pop();
       try {
         part.close();
       } catch (Exception e) {

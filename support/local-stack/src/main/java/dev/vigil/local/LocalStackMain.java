@@ -54,7 +54,7 @@ public final class LocalStackMain {
               kafka.bootstrapServers());
       parts.push(LocalStack.start(options, backing, System.out));
     } catch (RuntimeException e) {
-      closeAll(parts);
+      LocalStack.closeAll(parts);
       System.err.println("Vigil could not start: " + e.getMessage());
       System.err.println("Details: " + options.dataDir().resolve("logs/vigil.log"));
       System.exit(1);
@@ -66,22 +66,11 @@ public final class LocalStackMain {
             new Thread(
                 () -> {
                   System.out.println("Stopping Vigil ...");
-                  closeAll(parts);
+                  LocalStack.closeAll(parts);
                   System.out.println("Stopped.");
                   stopped.countDown();
                 },
                 "local-stack-shutdown"));
     stopped.await();
-  }
-
-  private static void closeAll(Deque<AutoCloseable> parts) {
-    while (!parts.isEmpty()) {
-      AutoCloseable part = parts.pop();
-      try {
-        part.close();
-      } catch (Exception e) {
-        System.err.println("while stopping " + part.getClass().getSimpleName() + ": " + e);
-      }
-    }
   }
 }
