@@ -8,6 +8,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A local HTTP server standing in for 100 monitored services: {@code /t/<name>} answers 200 after a
@@ -23,6 +24,9 @@ public final class ProbeTargetServer implements AutoCloseable {
   private final Queue<Hit> hits = new ConcurrentLinkedQueue<>();
   private final AtomicInteger overlaps = new AtomicInteger();
   private final long holdMillis;
+  private final AtomicReference<Trap> trap = new AtomicReference<>();
+
+  private record Trap(String instance, Runnable action) {}
 
   public ProbeTargetServer(long holdMillis) {
     this.holdMillis = holdMillis;
@@ -46,6 +50,10 @@ public final class ProbeTargetServer implements AutoCloseable {
     }
     hits.add(new Hit(target, instance, System.nanoTime()));
     try {
+      Trap armed = trap.get();
+      if (armed != null && armed.instance().equals(instance) && trap.compareAndSet(armed, null)) {
+        armed.action().run(); // before answering: the probe is in flight, its lease held
+      }
       if (holdMillis > 0) {
         Thread.sleep(holdMillis); // simulated service work, widens the window for overlaps
       }
@@ -55,6 +63,15 @@ public final class ProbeTargetServer implements AutoCloseable {
       running.decrementAndGet();
     }
     ctx.result("ok");
+  }
+
+  /**
+   * Runs {@code action} once, inside the next request from {@code instance} and before it is
+   * answered: a kill placed here lands while that instance holds the target's lease, whatever the
+   * timing of its schedule.
+   */
+  public void onNextRequestFrom(String instance, Runnable action) {
+    trap.set(new Trap(instance, action));
   }
 
   public String url(String target) {

@@ -80,8 +80,11 @@ class TwoMonitorInstancesIT {
             .atMost(Duration.ofSeconds(40))
             .until(() -> everyTargetProbedSince(server, bothFrom, 3));
 
-        b.destroyForcibly(); // SIGKILL: no shutdown hook, leases left behind
-        assertThat(b.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        // SIGKILL (no shutdown hook) from inside one of B's probes, so B dies holding that lease
+        // and whatever else it had claimed: the stranded leases below are certain, not luck.
+        Process victim = b;
+        server.onNextRequestFrom("b", victim::destroyForcibly);
+        assertThat(b.waitFor(20, TimeUnit.SECONDS)).isTrue();
         long killedAt = System.nanoTime();
         List<String> stranded;
         try (Connection connection = db.connect()) {
