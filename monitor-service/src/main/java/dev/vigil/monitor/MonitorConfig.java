@@ -27,6 +27,8 @@ import java.util.UUID;
  * @param claimPollInterval pause between claims when nothing more is due
  * @param maxInFlight most concurrent probes on this instance
  * @param historyRetention check history older than this is deleted
+ * @param outboxRetention outbox rows older than this are deleted (the relay streams them from the
+ *     WAL long before)
  * @param retentionBatch rows deleted per retention transaction
  * @param retentionInterval pause between retention runs
  */
@@ -45,6 +47,7 @@ public record MonitorConfig(
     Duration claimPollInterval,
     int maxInFlight,
     Duration historyRetention,
+    Duration outboxRetention,
     int retentionBatch,
     Duration retentionInterval) {
 
@@ -95,6 +98,14 @@ public record MonitorConfig(
           Duration.ofMinutes(1),
           Duration.ofDays(3650),
           "Check history older than this is deleted.");
+  static final Setting<Duration> OUTBOX_RETENTION =
+      Setting.duration(
+          "VIGIL_OUTBOX_RETENTION",
+          "168h",
+          Duration.ofMinutes(1),
+          Duration.ofDays(3650),
+          "Outbox rows older than this are deleted; the relay streams them from the WAL, so this"
+              + " only bounds how long they can be looked up in the table.");
   static final Setting<Integer> RETENTION_BATCH =
       Setting.integer(
           "VIGIL_RETENTION_BATCH", 1000, 10, 100_000, "Rows deleted per retention transaction.");
@@ -123,6 +134,7 @@ public record MonitorConfig(
           CLAIM_POLL_INTERVAL,
           MAX_IN_FLIGHT,
           HISTORY_RETENTION,
+          OUTBOX_RETENTION,
           RETENTION_BATCH,
           RETENTION_INTERVAL);
 
@@ -139,6 +151,7 @@ public record MonitorConfig(
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(claimPollInterval, "claimPollInterval");
     Objects.requireNonNull(historyRetention, "historyRetention");
+    Objects.requireNonNull(outboxRetention, "outboxRetention");
     Objects.requireNonNull(retentionInterval, "retentionInterval");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("httpPort must be 0-65535");
@@ -165,6 +178,7 @@ public record MonitorConfig(
     Duration poll = settings.get(CLAIM_POLL_INTERVAL);
     Integer inFlight = settings.get(MAX_IN_FLIGHT);
     Duration retention = settings.get(HISTORY_RETENTION);
+    Duration outboxRetention = settings.get(OUTBOX_RETENTION);
     Integer retentionBatch = settings.get(RETENTION_BATCH);
     Duration retentionInterval = settings.get(RETENTION_INTERVAL);
     if (token != null && token.length() < 8) {
@@ -186,6 +200,7 @@ public record MonitorConfig(
         poll,
         inFlight,
         retention,
+        outboxRetention,
         retentionBatch,
         retentionInterval);
   }
@@ -222,6 +237,8 @@ public record MonitorConfig(
         + maxInFlight
         + ", historyRetention="
         + historyRetention
+        + ", outboxRetention="
+        + outboxRetention
         + ", retentionBatch="
         + retentionBatch
         + ", retentionInterval="

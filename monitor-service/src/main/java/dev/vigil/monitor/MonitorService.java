@@ -99,7 +99,9 @@ public final class MonitorService implements AutoCloseable {
           new RetentionJob(
               pool,
               clock,
-              config.historyRetention(),
+              List.of(
+                  RetentionJob.Trim.history(config.historyRetention()),
+                  RetentionJob.Trim.outbox(config.outboxRetention())),
               config.retentionBatch(),
               config.retentionInterval());
       retention.start();

@@ -1,11 +1,16 @@
 package dev.vigil.monitor.history;
 
+import dev.vigil.contract.OutboxContract;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,37 +19,64 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes check history older than the retention age, {@code batch} rows per transaction. It never
- * locks {@code alert_state}, and skips history rows another transaction holds, so recording is
- * never blocked behind it; a large backlog is worked off in many short transactions.
+ * Deletes rows older than their table's retention age: check history, and outbox rows the relay
+ * streamed long ago. Each table is trimmed {@code batch} rows per transaction; the job never locks
+ * {@code alert_state} and skips rows another transaction holds, so recording is never blocked
+ * behind it, and a large backlog is worked off in many short transactions.
+ *
+ * <p>Deleting an outbox row cannot lose an alert: the relay streams the insert from the WAL, which
+ * the replication slot keeps until the relay has published it, whatever happens to the row later
+ * (the publication carries inserts only, so the delete itself is not streamed). The age only needs
+ * to outlast what operators want to look up in the table.
  */
 public final class RetentionJob implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RetentionJob.class);
 
-  private static final String DELETE_BATCH =
-      """
-      delete from check_history
-       where id in (select id from check_history
-                     where recorded_at < ?
-                     order by id
-                     limit ?
-                       for update skip locked)
-      """;
+  /**
+   * One table to trim: rows whose {@code timeColumn} is older than {@code age} are deleted, {@code
+   * keyColumn} (unique, indexed) picks them batch by batch. The names are code constants, never
+   * input.
+   */
+  public record Trim(String table, String timeColumn, String keyColumn, Duration age) {
+    public Trim {
+      Objects.requireNonNull(table, "table");
+      Objects.requireNonNull(timeColumn, "timeColumn");
+      Objects.requireNonNull(keyColumn, "keyColumn");
+      Objects.requireNonNull(age, "age");
+    }
+
+    /** Check history older than {@code age}. */
+    public static Trim history(Duration age) {
+      return new Trim("check_history", "recorded_at", "id", age);
+    }
+
+    /** Outbox rows written more than {@code age} ago. */
+    public static Trim outbox(Duration age) {
+      return new Trim(
+          OutboxContract.TABLE, OutboxContract.COLUMN_CREATED_AT, OutboxContract.COLUMN_ID, age);
+    }
+
+    String deleteBatch() {
+      return "delete from %1$s where %3$s in (select %3$s from %1$s where %2$s < ? limit ?"
+              .formatted(table, timeColumn, keyColumn)
+          + " for update skip locked)";
+    }
+  }
 
   private final DataSource dataSource;
   private final Clock clock;
-  private final Duration retention;
+  private final List<Trim> trims;
   private final int batch;
   private final Duration interval;
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
-          runnable -> Thread.ofPlatform().name("history-retention").daemon().unstarted(runnable));
+          runnable -> Thread.ofPlatform().name("retention").daemon().unstarted(runnable));
 
   public RetentionJob(
-      DataSource dataSource, Clock clock, Duration retention, int batch, Duration interval) {
+      DataSource dataSource, Clock clock, List<Trim> trims, int batch, Duration interval) {
     this.dataSource = dataSource;
     this.clock = clock;
-    this.retention = retention;
+    this.trims = List.copyOf(trims);
     this.batch = batch;
     this.interval = interval;
   }
@@ -55,15 +87,23 @@ public final class RetentionJob implements AutoCloseable {
   }
 
   /**
-   * Deletes every expired row, batch by batch.
+   * Deletes every expired row of every table, batch by batch.
    *
-   * @return rows deleted
+   * @return rows deleted per table
    */
-  public long runOnce() throws SQLException {
-    Timestamp cutoff = Timestamp.from(clock.instant().minus(retention));
+  public Map<String, Long> runOnce() throws SQLException {
+    Map<String, Long> deleted = new LinkedHashMap<>();
+    for (Trim trim : trims) {
+      deleted.put(trim.table(), runOnce(trim));
+    }
+    return deleted;
+  }
+
+  private long runOnce(Trim trim) throws SQLException {
+    Timestamp cutoff = Timestamp.from(clock.instant().minus(trim.age()));
     long total = 0;
     try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(DELETE_BATCH)) {
+        PreparedStatement statement = connection.prepareStatement(trim.deleteBatch())) {
       connection.setAutoCommit(true);
       int deleted;
       do {
@@ -74,7 +114,7 @@ public final class RetentionJob implements AutoCloseable {
       } while (deleted == batch && !Thread.currentThread().isInterrupted());
     }
     if (total > 0) {
-      LOG.info("history trimmed rows={} older_than={}", total, cutoff.toInstant());
+      LOG.info("trimmed table={} rows={} older_than={}", trim.table(), total, cutoff.toInstant());
     }
     return total;
   }
@@ -83,7 +123,7 @@ public final class RetentionJob implements AutoCloseable {
     try {
       runOnce();
     } catch (SQLException | RuntimeException e) {
-      LOG.warn("history retention failed, retrying next run error={}", e.toString());
+      LOG.warn("retention failed, retrying next run error={}", e.toString());
     }
   }
 

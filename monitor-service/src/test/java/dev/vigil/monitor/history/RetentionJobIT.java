@@ -1,6 +1,7 @@
 package dev.vigil.monitor.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
@@ -16,6 +17,8 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -25,8 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RetentionJobIT {
 
   @Test
-  void expiredHistoryIsDeletedInBatchesWithoutBlockingOnLockedRowsOrRecording(TestDatabase db)
-      throws Exception {
+  void expiredHistoryAndOutboxRowsAreDeletedInBatchesWithoutBlockingOnLockedRowsOrRecording(
+      TestDatabase db) throws Exception {
     MonitorSchema.migrate(db.dataSource());
     new TargetStore(db.dataSource()).add(TargetSpec.push("svc"));
     Recorder recorder = new Recorder(db.dataSource(), Clock.systemUTC(), new SimpleMeterRegistry());
@@ -34,12 +37,24 @@ class RetentionJobIT {
     for (int i = 0; i < 30; i++) {
       recorder.record(ProbeResult.up("svc", start.plusSeconds(i), 1, 200));
     }
+    for (int i = 30; i < 33; i++) { // three failures: one young FAILED outbox row
+      recorder.record(ProbeResult.down("svc", start.plusSeconds(i), 1, null, "connection refused"));
+    }
     try (Connection connection = db.connect();
         Statement statement = connection.createStatement()) {
-      // 25 rows become old; the 5 newest stay young.
+      // 25 rows become old; the 8 newest stay young.
       statement.execute(
           "update check_history set recorded_at = now() - interval '2 days'"
               + " where id <= (select min(id) + 24 from check_history)");
+      // Outbox rows are append-only: the old ones are written old.
+      for (int days : new int[] {9, 8}) {
+        statement.execute(
+            "insert into outbox (id, aggregatetype, aggregateid, type, payload, incident_id,"
+                + " schema_version, created_at) values (gen_random_uuid(), 'service', 'svc',"
+                + " 'FAILED', '{}', gen_random_uuid(), 1, now() - interval '"
+                + days
+                + " days')");
+      }
     }
 
     try (Connection holder = db.connect()) {
@@ -51,8 +66,14 @@ class RetentionJobIT {
       }
       RetentionJob job =
           new RetentionJob(
-              db.dataSource(), Clock.systemUTC(), Duration.ofDays(1), 10, Duration.ofMinutes(1));
-      long deleted =
+              db.dataSource(),
+              Clock.systemUTC(),
+              List.of(
+                  RetentionJob.Trim.history(Duration.ofDays(1)),
+                  RetentionJob.Trim.outbox(Duration.ofDays(7))),
+              10,
+              Duration.ofMinutes(1));
+      Map<String, Long> deleted =
           CompletableFuture.supplyAsync(
                   () -> {
                     try {
@@ -62,14 +83,21 @@ class RetentionJobIT {
                     }
                   })
               .get(10, TimeUnit.SECONDS);
-      assertThat(deleted).as("all old rows but the locked one, in batches of 10").isEqualTo(24);
+      assertThat(deleted)
+          .as("all old history rows but the locked one, in batches of 10; the two old outbox rows")
+          .containsExactly(entry("check_history", 24L), entry("outbox", 2L));
       holder.rollback();
     }
-    assertThat(Tables.count(db.dataSource(), "select count(*) from check_history")).isEqualTo(6);
+    assertThat(Tables.count(db.dataSource(), "select count(*) from check_history")).isEqualTo(9);
     assertThat(
             Tables.count(
                 db.dataSource(),
                 "select count(*) from check_history where recorded_at > now() - interval '1 day'"))
-        .isEqualTo(5);
+        .isEqualTo(8);
+    try (Connection connection = db.connect()) {
+      assertThat(Tables.rows(connection, "select type from outbox"))
+          .as("the young FAILED row stays")
+          .containsExactly("FAILED");
+    }
   }
 }
