@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param retryAfterMax upper bound for a receiver's {@code Retry-After}
  * @param lease how long a claim is exclusive; must exceed connect + read timeout
  * @param pollInterval how often an idle worker looks for due deliveries
+ * @param receiptRetention finished receipts older than this are forgotten; must outlast the topic's
+ *     retention, or a re-read old event is delivered again
  */
 public record NotifierConfig(
     String dbUrl,
@@ -47,7 +49,8 @@ public record NotifierConfig(
     Duration backoffMax,
     Duration retryAfterMax,
     Duration lease,
-    Duration pollInterval) {
+    Duration pollInterval,
+    Duration receiptRetention) {
 
   private static final Duration MS = Duration.ofMillis(1);
   private static final Duration DAY = Duration.ofDays(1);
@@ -127,6 +130,15 @@ public record NotifierConfig(
           MS,
           Duration.ofMinutes(1),
           "Idle worker poll interval.");
+  static final Setting<Duration> RECEIPT_RETENTION =
+      Setting.duration(
+          "VIGIL_NOTIFIER_RECEIPT_RETENTION",
+          "720h",
+          Duration.ofMinutes(1),
+          Duration.ofDays(3650),
+          "Delivered or skipped receipts older than this are deleted. Keep it longer than the"
+              + " topic's retention: an event read again after its receipt is gone is delivered"
+              + " again.");
 
   /** Every setting the notifier reads. */
   public static final List<Setting<?>> SETTINGS =
@@ -155,7 +167,8 @@ public record NotifierConfig(
           BACKOFF_MAX,
           RETRY_AFTER_MAX,
           LEASE,
-          POLL_INTERVAL);
+          POLL_INTERVAL,
+          RECEIPT_RETENTION);
 
   public NotifierConfig {
     Objects.requireNonNull(dbUrl, "dbUrl is missing");
@@ -209,6 +222,7 @@ public record NotifierConfig(
     Duration retryAfterMax = settings.get(RETRY_AFTER_MAX);
     Duration lease = settings.get(LEASE);
     Duration poll = settings.get(POLL_INTERVAL);
+    Duration receiptRetention = settings.get(RECEIPT_RETENTION);
     settings.validate();
 
     WebhookRoutes routes = null;
@@ -257,7 +271,8 @@ public record NotifierConfig(
           backoffMax,
           retryAfterMax,
           lease,
-          poll);
+          poll,
+          receiptRetention);
     } catch (IllegalArgumentException e) {
       throw new ConfigException("invalid configuration: " + e.getMessage());
     }
@@ -285,6 +300,8 @@ public record NotifierConfig(
         + maxAttempts
         + ", lease="
         + lease
+        + ", receiptRetention="
+        + receiptRetention
         + ", admin="
         + (adminToken == null ? "disabled" : "enabled")
         + "]";

@@ -3,21 +3,26 @@ package dev.vigil.notifier;
 import dev.vigil.notifier.api.HttpApi;
 import dev.vigil.notifier.delivery.Delivery;
 import dev.vigil.notifier.intake.ReceiptConsumer;
+import dev.vigil.notifier.intake.ReceiptRetention;
 import dev.vigil.notifier.internal.Database;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running notifier: database (migrated), delivery workers, Kafka intake and the HTTP API.
- * Several instances may share the database and the consumer group; see {@link Delivery} and {@link
- * ReceiptConsumer} for the ordering and idempotency guarantees.
+ * One running notifier: database (migrated), delivery workers, receipt retention, Kafka intake and
+ * the HTTP API. Several instances may share the database and the consumer group; see {@link
+ * Delivery} and {@link ReceiptConsumer} for the ordering and idempotency guarantees.
  */
 public final class NotifierService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NotifierService.class);
+  private static final Duration RETENTION_INTERVAL = Duration.ofMinutes(10);
+  private static final int RETENTION_BATCH = 1000;
 
   private final Deque<AutoCloseable> parts;
   private final HttpApi api;
@@ -61,6 +66,11 @@ public final class NotifierService implements AutoCloseable {
               registry);
       delivery.start();
       parts.push(delivery);
+      ReceiptRetention retention =
+          new ReceiptRetention(
+              database, Clock.systemUTC(), config.receiptRetention(), RETENTION_BATCH, registry);
+      retention.start(RETENTION_INTERVAL);
+      parts.push(retention);
       ReceiptConsumer intake =
           new ReceiptConsumer(
               database,

@@ -1,0 +1,112 @@
+package dev.vigil.notifier.intake;
+
+import dev.vigil.notifier.internal.Database;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Forgets receipts that finished (DELIVERED or SKIPPED) longer than the retention age ago, in
+ * batches of short transactions. PENDING and DEAD receipts are never touched, so no delivery and no
+ * service's order depends on this job.
+ *
+ * <p>The price of forgetting: a receipt is what makes a second copy of an event a no-op, so an
+ * event read from Kafka again after its receipt was deleted (a consumer-group reset to an old
+ * offset) would be delivered again. The age must therefore outlast the topic's retention; the
+ * default, 30 days, is four times Kafka's default of 7 days.
+ */
+public final class ReceiptRetention implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ReceiptRetention.class);
+
+  private static final String DELETE_BATCH =
+      """
+      delete from notifier_receipt
+       where event_id in (select event_id from notifier_receipt
+                           where status in ('DELIVERED', 'SKIPPED')
+                             and coalesce(delivered_at, skipped_at) < ?
+                           limit ?
+                             for update skip locked)
+      """;
+
+  private final Database database;
+  private final Clock clock;
+  private final Duration age;
+  private final int batch;
+  private final Counter deleted;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> Thread.ofPlatform().name("receipt-retention").daemon().unstarted(r));
+
+  public ReceiptRetention(
+      Database database, Clock clock, Duration age, int batch, MeterRegistry registry) {
+    this.database = database;
+    this.clock = clock;
+    this.age = age;
+    this.batch = batch;
+    this.deleted =
+        Counter.builder("vigil.notifier.receipts.trimmed")
+            .description("Finished receipts deleted by retention")
+            .register(registry);
+  }
+
+  /** Runs {@link #runOnce()} every {@code interval}, the first time one interval after start. */
+  public void start(Duration interval) {
+    timer.scheduleWithFixedDelay(
+        this::runSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Deletes every receipt that finished before now minus the age, one batch per transaction.
+   *
+   * @return receipts deleted
+   */
+  public long runOnce() {
+    Timestamp cutoff = Timestamp.from(clock.instant().minus(age));
+    long total = 0;
+    int rows;
+    do {
+      rows =
+          database.inTransaction(
+              "trimming finished receipts",
+              connection -> {
+                try (PreparedStatement delete = connection.prepareStatement(DELETE_BATCH)) {
+                  delete.setTimestamp(1, cutoff);
+                  delete.setInt(2, batch);
+                  return delete.executeUpdate();
+                }
+              });
+      total += rows;
+      deleted.increment(rows);
+    } while (rows == batch && !Thread.currentThread().isInterrupted());
+    if (total > 0) {
+      log.info("event=receipts_trimmed rows={} finished_before={}", total, cutoff.toInstant());
+    }
+    return total;
+  }
+
+  private void runSafely() {
+    try {
+      runOnce();
+    } catch (RuntimeException e) {
+      log.warn("event=receipt_retention_failed retry=next_run error={}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    try {
+      timer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
