@@ -1,14 +1,12 @@
 package dev.vigil.relay.ops;
 
+import dev.vigil.kit.PeriodicTask;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +29,7 @@ public final class SlotLagMonitor implements AutoCloseable {
   private final String password;
   private final String slot;
   private final RelayMetrics metrics;
-  private final ScheduledExecutorService scheduler =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> Thread.ofPlatform().name("relay-slot-lag").daemon().unstarted(r));
+  private PeriodicTask scheduler;
   private Connection connection;
 
   public SlotLagMonitor(
@@ -46,7 +42,7 @@ public final class SlotLagMonitor implements AutoCloseable {
   }
 
   public void start(Duration interval) {
-    scheduler.scheduleWithFixedDelay(this::sample, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler = PeriodicTask.start("relay-slot-lag", Duration.ZERO, interval, this::sample);
   }
 
   /** Measures once; -1 when the slot does not exist or the database cannot be reached. */
@@ -74,11 +70,8 @@ public final class SlotLagMonitor implements AutoCloseable {
 
   @Override
   public void close() {
-    scheduler.shutdownNow();
-    try {
-      scheduler.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (scheduler != null) {
+      scheduler.close();
     }
     closeConnection();
   }

@@ -1,6 +1,8 @@
 package dev.vigil.monitor.history;
 
 import dev.vigil.contract.OutboxContract;
+import dev.vigil.kit.PeriodicTask;
+import dev.vigil.monitor.db.DatabaseException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -11,9 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,9 +67,7 @@ public final class RetentionJob implements AutoCloseable {
   private final List<Trim> trims;
   private final int batch;
   private final Duration interval;
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          runnable -> Thread.ofPlatform().name("retention").daemon().unstarted(runnable));
+  private PeriodicTask timer;
 
   public RetentionJob(
       DataSource dataSource, Clock clock, List<Trim> trims, int batch, Duration interval) {
@@ -82,8 +79,7 @@ public final class RetentionJob implements AutoCloseable {
   }
 
   public void start() {
-    timer.scheduleWithFixedDelay(
-        this::runSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    timer = PeriodicTask.start("retention", interval, interval, this::runUnchecked);
   }
 
   /**
@@ -119,21 +115,18 @@ public final class RetentionJob implements AutoCloseable {
     return total;
   }
 
-  private void runSafely() {
+  private void runUnchecked() {
     try {
       runOnce();
-    } catch (SQLException | RuntimeException e) {
-      LOG.warn("retention failed, retrying next run error={}", e.toString());
+    } catch (SQLException e) {
+      throw new DatabaseException("trimming old rows", e);
     }
   }
 
   @Override
   public void close() {
-    timer.shutdownNow();
-    try {
-      timer.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (timer != null) {
+      timer.close();
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.vigil.notifier.intake;
 
+import dev.vigil.kit.PeriodicTask;
 import dev.vigil.notifier.internal.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -7,9 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +39,7 @@ public final class ReceiptRetention implements AutoCloseable {
   private final Duration age;
   private final int batch;
   private final Counter deleted;
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> Thread.ofPlatform().name("receipt-retention").daemon().unstarted(r));
+  private PeriodicTask timer;
 
   public ReceiptRetention(
       Database database, Clock clock, Duration age, int batch, MeterRegistry registry) {
@@ -59,8 +55,7 @@ public final class ReceiptRetention implements AutoCloseable {
 
   /** Runs {@link #runOnce()} every {@code interval}, the first time one interval after start. */
   public void start(Duration interval) {
-    timer.scheduleWithFixedDelay(
-        this::runSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    timer = PeriodicTask.start("receipt-retention", interval, interval, this::runOnce);
   }
 
   /**
@@ -92,21 +87,10 @@ public final class ReceiptRetention implements AutoCloseable {
     return total;
   }
 
-  private void runSafely() {
-    try {
-      runOnce();
-    } catch (RuntimeException e) {
-      log.warn("event=receipt_retention_failed retry=next_run error={}", e.toString());
-    }
-  }
-
   @Override
   public void close() {
-    timer.shutdownNow();
-    try {
-      timer.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (timer != null) {
+      timer.close();
     }
   }
 }
