@@ -33,16 +33,21 @@ class HealthIT {
             "VIGIL_SCHEDULER_ENABLED", "false");
     try (MonitorService service = MonitorService.start(MonitorConfig.from(new Settings(env)));
         HttpClient http = HttpClient.newHttpClient()) {
-      assertThat(status(http, service, "/health")).isEqualTo(200);
+      // Ready once a connection check answers within the readiness cap (2 s), which a starved
+      // machine can miss on a single request; the database is up, so it must become ready.
+      await().atMost(Duration.ofSeconds(30)).until(() -> status(http, service, "/health") == 200);
 
       postgres.stop();
       try {
         long asked = System.nanoTime();
         HttpResponse<String> down = get(http, service, "/health");
         assertThat(down.statusCode()).isEqualTo(503);
+        // The check is capped at 2 s; waiting for the pool instead would take its 10 s
+        // connectionTimeout. The bound leaves room for a loaded machine and still tells the two
+        // apart: the point is "answers instead of hanging", not how fast.
         assertThat(Duration.ofNanos(System.nanoTime() - asked))
-            .as("readiness answers promptly instead of waiting for the pool")
-            .isLessThan(Duration.ofSeconds(5));
+            .as("readiness answers instead of waiting for the pool's 10 s connectionTimeout")
+            .isLessThan(Duration.ofSeconds(8));
         assertThat(down.body()).contains("\"ready\":false", "\"database\":\"DOWN\"");
         assertThat(status(http, service, "/health/live")).isEqualTo(200);
       } finally {
