@@ -197,6 +197,16 @@ final class TestStack implements AutoCloseable {
     }
   }
 
+  /** Runs one data-changing statement; returns the number of rows it changed. */
+  int update(String sql) {
+    try (Connection connection = db.connect();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw new AssertionError(sql, e);
+    }
+  }
+
   List<String> column(String sql) {
     try (Connection connection = db.connect();
         PreparedStatement statement = connection.prepareStatement(sql);

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,9 @@ public final class ReferenceReceiver implements AutoCloseable {
   private final ReceiverFaults faults;
   private final List<Consumer<ReceivedNotification>> listeners = new CopyOnWriteArrayList<>();
   private final List<ReceivedRequest> requests = new CopyOnWriteArrayList<>();
+  private final AtomicReference<Trap> trap = new AtomicReference<>();
+
+  private record Trap(String service, Runnable action) {}
 
   private ReferenceReceiver(ReceiverConfig config, Database database) throws IOException {
     this.config = config;
@@ -91,6 +95,16 @@ public final class ReferenceReceiver implements AutoCloseable {
   /** Misbehaviour to inject; changes apply to the next requests. */
   public ReceiverFaults faults() {
     return faults;
+  }
+
+  /**
+   * For tests: runs {@code action} once, inside the next valid webhook request for {@code service},
+   * after its notification is stored and before it is answered. Something done here (killing the
+   * sender, say) happens while that request is certainly in flight, whatever the timing. Replaces
+   * an action not yet run.
+   */
+  public void onNextRequestFor(String service, Runnable action) {
+    trap.set(new Trap(service, action));
   }
 
   /**
@@ -212,6 +226,12 @@ public final class ReferenceReceiver implements AutoCloseable {
           log.warn("event=listener_failed webhook_id={} error=\"{}\"", webhookId, e.getMessage());
         }
       }
+    }
+    Trap armed = trap.get();
+    if (armed != null
+        && armed.service().equals(event.service())
+        && trap.compareAndSet(armed, null)) {
+      armed.action().run();
     }
     if (fault.isPresent() && fault.get().kind() == ReceiverFaults.Kind.DROP_AFTER_STORE) {
       log.info("event=ack_dropped webhook_id={} result={}", webhookId, result);
