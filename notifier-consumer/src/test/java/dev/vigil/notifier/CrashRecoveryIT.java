@@ -1,16 +1,16 @@
 package dev.vigil.notifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -21,39 +21,41 @@ class CrashRecoveryIT {
   @Test
   void killedWorkersClaimIsTakenOverAfterTheLeaseAndStoredOnce(TestDatabase db, TestKafka kafka)
       throws Exception {
-    Map<String, String> settings =
-        Map.of("VIGIL_NOTIFIER_LEASE", "5s", "VIGIL_WEBHOOK_READ_TIMEOUT", "3s");
-    try (TestStack stack = TestStack.withoutNotifier(db, kafka, settings)) {
-      // every request of this service takes 1 s, so the kill lands mid-request
-      stack.receiver.faults().delay(Duration.ofSeconds(1), Integer.MAX_VALUE, "gateway");
+    try (TestStack stack = TestStack.withoutNotifier(db, kafka, Map.of())) {
       AlertEvent down = TestStack.failed("gateway");
       AlertEvent up = TestStack.recovered(down);
       stack.produce(down);
       stack.produce(up);
 
+      // SIGKILL from inside the child's request for FAILED, after the receiver stored it and before
+      // it is answered: the child dies holding its claim and never learns the outcome.
+      CompletableFuture<Process> started = new CompletableFuture<>();
+      stack.receiver.onNextRequestFor("gateway", () -> kill(started.join()));
       Process child =
           startNotifierProcess(
               stack.notifierSettings(), Path.of("target", "crash-child-" + stack.group + ".log"));
+      started.complete(child);
       try {
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .ignoreExceptions() // until the child has created its tables
-            .until(
-                () ->
-                    "true"
-                        .equals(
-                            stack.scalar(
-                                "select (claim_token is not null)::text from notifier_receipt"
-                                    + " where event_id = '"
-                                    + down.eventId()
-                                    + "'")));
+        assertThat(child.waitFor(120, TimeUnit.SECONDS))
+            .as("killed inside its first request (see the child's log in target/)")
+            .isTrue();
       } finally {
         child.destroyForcibly().waitFor();
       }
       String deadToken =
           stack.scalar(
               "select claim_token from notifier_receipt where event_id = '" + down.eventId() + "'");
+      assertThat(deadToken).as("the dead child's claim is still held").isNotNull();
 
+      // end the dead claim's lease now rather than waiting it out; only that claim is touched
+      assertThat(
+              stack.update(
+                  "update notifier_receipt set available_at = now() where event_id = '"
+                      + down.eventId()
+                      + "' and claim_token = '"
+                      + deadToken
+                      + "'"))
+          .isEqualTo(1);
       stack.startNotifier();
       stack.awaitStatus(up.eventId(), "DELIVERED");
 
@@ -64,11 +66,21 @@ class CrashRecoveryIT {
                       + "'"))
           .as("the dead worker's claim counted, the takeover is the second attempt")
           .isEqualTo("2");
-      assertThat(deadToken).isNotNull();
       assertThat(stack.notifications)
           .extracting(n -> n.event().eventId())
           .containsExactly(down.eventId(), up.eventId());
       assertThat(stack.count("select count(*) from received_webhook")).isEqualTo(2);
+    }
+  }
+
+  /** SIGKILL (no shutdown hook), returning once the process is gone. */
+  private static void kill(Process process) {
+    process.destroyForcibly();
+    try {
+      process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while killing the notifier", e);
     }
   }
 

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,6 +40,11 @@ class IntakeIT {
       // restart before commit: rewind the group so every record is consumed again
       stack.stopNotifier();
       try (Admin admin = kafka.admin()) {
+        // offsets can only be altered with no member left; a consumer whose leave did not get
+        // through stays a member until its 10 s session timeout
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> groupState(admin, stack.group) == GroupState.EMPTY);
         Map<TopicPartition, OffsetAndMetadata> rewind =
             partitions(admin, stack.topic).stream()
                 .collect(Collectors.toMap(p -> p, p -> new OffsetAndMetadata(0)));
@@ -198,6 +204,15 @@ class IntakeIT {
         .stream()
         .filter(e -> e.getValue() != null)
         .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+  }
+
+  private static GroupState groupState(Admin admin, String group) throws Exception {
+    return admin
+        .describeConsumerGroups(List.of(group))
+        .describedGroups()
+        .get(group)
+        .get()
+        .groupState();
   }
 
   private static List<TopicPartition> partitions(Admin admin, String topic) throws Exception {

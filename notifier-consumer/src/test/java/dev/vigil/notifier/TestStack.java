@@ -32,8 +32,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * A reference receiver and a notifier on the real PostgreSQL and Kafka, with fast retry settings,
- * plus helpers to produce records in the relay's contract and to query both databases.
+ * A reference receiver and a notifier on the real PostgreSQL and Kafka, with fast retries and
+ * polling but generous timeouts and lease, plus helpers to produce records in the relay's contract
+ * and to query both databases.
  */
 final class TestStack implements AutoCloseable {
   static final String SECRET = WebhookSecret.generate();
@@ -98,9 +99,12 @@ final class TestStack implements AutoCloseable {
     settings.put("VIGIL_NOTIFIER_BACKOFF_INITIAL", "20ms");
     settings.put("VIGIL_NOTIFIER_BACKOFF_MAX", "100ms");
     settings.put("VIGIL_NOTIFIER_POLL_INTERVAL", "20ms");
-    settings.put("VIGIL_WEBHOOK_READ_TIMEOUT", "2s");
-    settings.put("VIGIL_WEBHOOK_CONNECT_TIMEOUT", "1s");
-    settings.put("VIGIL_NOTIFIER_LEASE", "5s");
+    // Far longer than any answer takes, even on a loaded machine: a slow answer must not turn into
+    // an extra attempt, since tests count requests and attempts. Tests of timeouts or lease expiry
+    // set their own (the lease must stay longer than the read timeout).
+    settings.put("VIGIL_WEBHOOK_READ_TIMEOUT", "60s");
+    settings.put("VIGIL_WEBHOOK_CONNECT_TIMEOUT", "10s");
+    settings.put("VIGIL_NOTIFIER_LEASE", "120s");
     settings.putAll(overrides);
     return settings;
   }
@@ -188,6 +192,16 @@ final class TestStack implements AutoCloseable {
         PreparedStatement statement = connection.prepareStatement(sql);
         ResultSet rows = statement.executeQuery()) {
       return rows.next() ? rows.getString(1) : null;
+    } catch (SQLException e) {
+      throw new AssertionError(sql, e);
+    }
+  }
+
+  /** Runs one data-changing statement; returns the number of rows it changed. */
+  int update(String sql) {
+    try (Connection connection = db.connect();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      return statement.executeUpdate();
     } catch (SQLException e) {
       throw new AssertionError(sql, e);
     }

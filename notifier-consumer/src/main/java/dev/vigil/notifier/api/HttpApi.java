@@ -8,10 +8,15 @@ import io.javalin.http.Context;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +37,7 @@ import org.slf4j.LoggerFactory;
 public final class HttpApi implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(2);
 
   private final Javalin app;
 
@@ -141,18 +147,40 @@ public final class HttpApi implements AutoCloseable {
   }
 
   private static void health(Context ctx, Database database, BooleanSupplier intakeHealthy) {
-    boolean dbUp;
-    try {
-      dbUp = database.inTransaction("health", c -> c.createStatement().execute("select 1"));
-    } catch (RuntimeException e) {
-      dbUp = false;
-    }
+    boolean dbUp = databaseReachable(database);
     boolean intakeUp = intakeHealthy.getAsBoolean();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", dbUp && intakeUp ? "UP" : "DOWN");
     body.put("database", dbUp ? "UP" : "DOWN");
     body.put("intake", intakeUp ? "UP" : "DOWN");
     json(ctx, dbUp && intakeUp ? 200 : 503, body);
+  }
+
+  /**
+   * Whether the database answers within {@link #READINESS_TIMEOUT}. While it is down, taking a
+   * pooled connection waits for the pool's 10 s connection timeout; a health probe must not hang
+   * that long (the check goes on in the background and ends with that timeout).
+   */
+  private static boolean databaseReachable(Database database) {
+    CompletableFuture<Boolean> check =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return database.inTransaction(
+                    "health", c -> c.createStatement().execute("select 1"));
+              } catch (RuntimeException e) {
+                return false;
+              }
+            },
+            Thread::startVirtualThread);
+    try {
+      return check.get(READINESS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   private static void json(Context ctx, int status, Object body) {

@@ -47,16 +47,26 @@ final class WebhookSender implements AutoCloseable {
    */
   WebhookSender(
       WebhookRoutes routes, Duration connectTimeout, Duration readTimeout, int maxInFlight) {
-    this(routes, connectTimeout, readTimeout, maxInFlight, new SslContextFactory.Client());
+    this(
+        routes,
+        connectTimeout,
+        readTimeout,
+        maxInFlight,
+        new SslContextFactory.Client(),
+        POOLED_IDLE);
   }
 
-  /** With the given TLS settings (tests trust their own certificate this way). */
+  /**
+   * With the given TLS settings and pooled-connection idle time (tests trust their own certificate
+   * this way, and keep connections while they look at connection reuse).
+   */
   WebhookSender(
       WebhookRoutes routes,
       Duration connectTimeout,
       Duration readTimeout,
       int maxInFlight,
-      SslContextFactory.Client tls) {
+      SslContextFactory.Client tls,
+      Duration pooledIdle) {
     this.routes = routes;
     this.readTimeout = readTimeout;
     tls.setEndpointIdentificationAlgorithm("HTTPS"); // verify the certificate names the host
@@ -70,7 +80,7 @@ final class WebhookSender implements AutoCloseable {
     http.setHttpCookieStore(new HttpCookieStore.Empty());
     http.getContentDecoderFactories().clear();
     http.setConnectTimeout(Math.max(1, connectTimeout.toMillis()));
-    http.setIdleTimeout(POOLED_IDLE.toMillis());
+    http.setIdleTimeout(pooledIdle.toMillis());
     http.setMaxConnectionsPerDestination(Math.max(1, maxInFlight));
     http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "vigil-notifier"));
     try {

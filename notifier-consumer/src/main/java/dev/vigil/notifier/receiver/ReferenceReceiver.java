@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,9 @@ public final class ReferenceReceiver implements AutoCloseable {
   private final ReceiverFaults faults;
   private final List<Consumer<ReceivedNotification>> listeners = new CopyOnWriteArrayList<>();
   private final List<ReceivedRequest> requests = new CopyOnWriteArrayList<>();
+  private final AtomicReference<Trap> trap = new AtomicReference<>();
+
+  private record Trap(String service, Runnable action) {}
 
   private ReferenceReceiver(ReceiverConfig config, Database database) throws IOException {
     this.config = config;
@@ -93,7 +97,21 @@ public final class ReferenceReceiver implements AutoCloseable {
     return faults;
   }
 
-  /** Every request seen so far, in arrival order. */
+  /**
+   * For tests: runs {@code action} once, inside the next valid webhook request for {@code service},
+   * after its notification is stored and before it is answered. Something done here (killing the
+   * sender, say) happens while that request is certainly in flight, whatever the timing. Replaces
+   * an action not yet run.
+   */
+  public void onNextRequestFor(String service, Runnable action) {
+    trap.set(new Trap(service, action));
+  }
+
+  /**
+   * Every request seen so far, each logged just before its answer is written: once a client has its
+   * answer (or its dropped connection), its request is listed, after every request answered before
+   * it was sent.
+   */
   public List<ReceivedRequest> requests() {
     return List.copyOf(requests);
   }
@@ -101,39 +119,71 @@ public final class ReferenceReceiver implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     Instant arrived = Instant.now();
     String webhookId = exchange.getRequestHeaders().getFirst(WebhookSignature.HEADER_ID);
-    int status;
     try (exchange) {
-      status = answer(exchange, webhookId);
-    } catch (RuntimeException e) {
-      log.warn("event=receiver_error webhook_id={} error=\"{}\"", webhookId, e.getMessage());
-      status = 500;
+      Reply reply;
+      try {
+        reply = answer(exchange, webhookId);
+      } catch (RuntimeException e) {
+        log.warn("event=receiver_error webhook_id={} error=\"{}\"", webhookId, e.getMessage());
+        reply = Reply.FAILED;
+      }
+      // Logged before anything is written: whoever has the answer (or the dropped connection)
+      // finds this request in requests(), after every request answered before it.
+      requests.add(
+          new ReceivedRequest(
+              exchange.getRequestMethod(),
+              exchange.getRequestURI().getPath(),
+              webhookId,
+              arrived,
+              reply.status()));
+      reply.writeTo(exchange);
     }
-    requests.add(
-        new ReceivedRequest(
-            exchange.getRequestMethod(),
-            exchange.getRequestURI().getPath(),
-            webhookId,
-            arrived,
-            status));
   }
 
-  private int answer(HttpExchange exchange, String webhookId) throws IOException {
+  /**
+   * An answer decided but not yet written. Without a body nothing is written: closing the exchange
+   * then drops the connection.
+   */
+  private record Reply(int status, String body, String retryAfter) {
+    /** Stored, then the connection dropped: the acknowledgement is lost. */
+    static final Reply DROP = new Reply(-1, null, null);
+
+    /** Failed inside the receiver; logged as 500, the connection is dropped. */
+    static final Reply FAILED = new Reply(500, null, null);
+
+    void writeTo(HttpExchange exchange) throws IOException {
+      if (body == null) {
+        return;
+      }
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      if (retryAfter != null) {
+        exchange.getResponseHeaders().add("Retry-After", retryAfter);
+      }
+      exchange
+          .getResponseHeaders()
+          .add("Content-Type", body.startsWith("{") ? "application/json" : "text/plain");
+      exchange.sendResponseHeaders(status, bytes.length);
+      exchange.getResponseBody().write(bytes);
+    }
+  }
+
+  private Reply answer(HttpExchange exchange, String webhookId) throws IOException {
     String method = exchange.getRequestMethod();
     if (method.equals("GET") && exchange.getRequestURI().getPath().equals("/health")) {
-      return respond(exchange, 200, "{\"status\":\"UP\"}", null);
+      return new Reply(200, "{\"status\":\"UP\"}", null);
     }
     if (exchange.getRequestURI().getPath().equals("/_faults")) {
       return changeFaults(exchange, method);
     }
     if (!method.equals("POST")) {
-      return respond(exchange, 405, "only POST", null);
+      return new Reply(405, "only POST", null);
     }
     if (config.bearerToken() != null && !tokenMatches(exchange)) {
-      return respond(exchange, 401, "missing or wrong bearer token", null);
+      return new Reply(401, "missing or wrong bearer token", null);
     }
     byte[] body = readBody(exchange.getRequestBody());
     if (body == null) {
-      return respond(exchange, 413, "body too large", null);
+      return new Reply(413, "body too large", null);
     }
     var headers = exchange.getRequestHeaders();
     WebhookSignature.Verdict verdict =
@@ -147,20 +197,20 @@ public final class ReferenceReceiver implements AutoCloseable {
             config.tolerance());
     if (verdict != WebhookSignature.Verdict.VALID) {
       log.warn("event=webhook_refused webhook_id={} verdict={}", webhookId, verdict);
-      return respond(exchange, 401, "signature check failed: " + verdict, null);
+      return new Reply(401, "signature check failed: " + verdict, null);
     }
     AlertEvent event;
     try {
       event = AlertEventJson.read(body);
     } catch (InvalidAlertEventException e) {
-      return respond(exchange, 400, e.getMessage(), null);
+      return new Reply(400, e.getMessage(), null);
     }
     if (!event.eventId().toString().equals(webhookId)) {
-      return respond(exchange, 400, "webhook-id does not match eventId", null);
+      return new Reply(400, "webhook-id does not match eventId", null);
     }
     Optional<ReceiverFaults.Fault> fault = faults.next(event.service());
     if (fault.isPresent()) {
-      Integer early = applyBefore(exchange, fault.get());
+      Reply early = applyBefore(exchange, fault.get());
       if (early != null) {
         return early;
       }
@@ -177,13 +227,19 @@ public final class ReferenceReceiver implements AutoCloseable {
         }
       }
     }
+    Trap armed = trap.get();
+    if (armed != null
+        && armed.service().equals(event.service())
+        && trap.compareAndSet(armed, null)) {
+      armed.action().run();
+    }
     if (fault.isPresent() && fault.get().kind() == ReceiverFaults.Kind.DROP_AFTER_STORE) {
       log.info("event=ack_dropped webhook_id={} result={}", webhookId, result);
-      return -1; // closing the exchange without a response drops the connection
+      return Reply.DROP;
     }
     return switch (result) {
-      case STORED, DUPLICATE -> respond(exchange, 200, "{\"stored\":true}", null);
-      case CONFLICT -> respond(exchange, 409, "webhook-id seen before with a different body", null);
+      case STORED, DUPLICATE -> new Reply(200, "{\"stored\":true}", null);
+      case CONFLICT -> new Reply(409, "webhook-id seen before with a different body", null);
     };
   }
 
@@ -192,9 +248,9 @@ public final class ReferenceReceiver implements AutoCloseable {
    * ReceiverFaults#parse} form, {@code DELETE /_faults} clears them. Only when the receiver
    * requires a bearer token is the same token required here.
    */
-  private int changeFaults(HttpExchange exchange, String method) throws IOException {
+  private Reply changeFaults(HttpExchange exchange, String method) throws IOException {
     if (config.bearerToken() != null && !tokenMatches(exchange)) {
-      return respond(exchange, 401, "missing or wrong bearer token", null);
+      return new Reply(401, "missing or wrong bearer token", null);
     }
     try {
       switch (method) {
@@ -204,25 +260,24 @@ public final class ReferenceReceiver implements AutoCloseable {
         }
         case "DELETE" -> faults.clear();
         default -> {
-          return respond(exchange, 405, "POST or DELETE", null);
+          return new Reply(405, "POST or DELETE", null);
         }
       }
     } catch (IllegalArgumentException | dev.vigil.kit.ConfigException e) {
-      return respond(exchange, 400, "bad fault rule: " + e.getMessage(), null);
+      return new Reply(400, "bad fault rule: " + e.getMessage(), null);
     }
     log.info("event=receiver_faults_changed method={}", method);
-    return respond(exchange, 200, "{\"ok\":true}", null);
+    return new Reply(200, "{\"ok\":true}", null);
   }
 
-  private Integer applyBefore(HttpExchange exchange, ReceiverFaults.Fault fault)
-      throws IOException {
+  private Reply applyBefore(HttpExchange exchange, ReceiverFaults.Fault fault) {
     return switch (fault.kind()) {
-      case STATUS -> respond(exchange, fault.status(), "injected failure", null);
+      case STATUS -> new Reply(fault.status(), "injected failure", null);
       case RETRY_AFTER ->
-          respond(exchange, 429, "injected rate limit", String.valueOf(fault.delay().toSeconds()));
+          new Reply(429, "injected rate limit", String.valueOf(fault.delay().toSeconds()));
       case REDIRECT -> {
         exchange.getResponseHeaders().add("Location", fault.location());
-        yield respond(exchange, 302, "moved", null);
+        yield new Reply(302, "moved", null);
       }
       case DELAY -> {
         try {
@@ -247,20 +302,6 @@ public final class ReferenceReceiver implements AutoCloseable {
   private static byte[] readBody(InputStream in) throws IOException {
     byte[] body = in.readNBytes(MAX_BODY + 1);
     return body.length > MAX_BODY ? null : body;
-  }
-
-  private static int respond(HttpExchange exchange, int status, String body, String retryAfter)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    if (retryAfter != null) {
-      exchange.getResponseHeaders().add("Retry-After", retryAfter);
-    }
-    exchange
-        .getResponseHeaders()
-        .add("Content-Type", body.startsWith("{") ? "application/json" : "text/plain");
-    exchange.sendResponseHeaders(status, bytes.length);
-    exchange.getResponseBody().write(bytes);
-    return status;
   }
 
   @Override

@@ -42,17 +42,19 @@ class LeaseIT {
           AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "api", Instant.now(), 3, "503");
       insertHead(db, event);
 
-      // a worker claims with a 1 s lease, then dies without sending or recording anything
+      // a worker claims, then dies without sending or recording anything
       DeliveryStore store = new DeliveryStore(database);
-      Claim dead = store.claim(10, Duration.ofSeconds(1)).getFirst();
+      Claim dead = store.claim(10, Duration.ofMinutes(10)).getFirst();
       assertThat(dead.attempts()).isEqualTo(1);
       assertThat(store.claim(10, Duration.ofSeconds(30))).as("the lease is exclusive").isEmpty();
+      // its lease runs out (set here rather than waited for, so no stall can end it early)
+      expireLease(db, dead);
 
       try (Delivery delivery = delivery(database, receiver)) {
         delivery.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> received.size() == 1);
         await()
-            .atMost(Duration.ofSeconds(5))
+            .atMost(Duration.ofSeconds(30))
             .until(
                 () -> "DELIVERED 2".equals(row(db, event.eventId(), "status || ' ' || attempts")));
       }
@@ -72,10 +74,11 @@ class LeaseIT {
           AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "api", Instant.now(), 3, "503");
       insertHead(db, event);
       DeliveryStore store = new DeliveryStore(database);
+      // here the lease really runs out: it is the only way the row becomes due again
       Claim first = store.claim(1, Duration.ofMillis(300)).getFirst();
       Claim second =
           await()
-              .atMost(Duration.ofSeconds(5))
+              .atMost(Duration.ofSeconds(30))
               .until(() -> store.claim(1, Duration.ofSeconds(30)), claims -> !claims.isEmpty())
               .getFirst();
       assertThat(second.token()).isNotEqualTo(first.token());
@@ -89,6 +92,19 @@ class LeaseIT {
           new DeliveryStore.Result(second, DeliveryStore.Result.Kind.DELIVERED, 200, null, null);
       assertThat(store.record(List.of(current))).isEmpty();
       assertThat(row(db, event.eventId(), "status")).isEqualTo("DELIVERED");
+    }
+  }
+
+  /** Ends {@code claim}'s lease now: the row becomes due again, its token still set. */
+  static void expireLease(TestDatabase db, Claim claim) throws Exception {
+    try (Connection connection = db.connect();
+        PreparedStatement update =
+            connection.prepareStatement(
+                "update notifier_receipt set available_at = now() - interval '1 second'"
+                    + " where event_id = ? and claim_token = ?")) {
+      update.setObject(1, claim.eventId());
+      update.setObject(2, claim.token());
+      assertThat(update.executeUpdate()).as("the claim is still held").isEqualTo(1);
     }
   }
 
@@ -118,14 +134,15 @@ class LeaseIT {
     return new Delivery(
         database,
         new WebhookRoutes(route, List.of()),
+        // timeouts and lease far beyond any answer's time: a slow answer is no extra attempt
         new Delivery.Options(
             4,
             64,
             5,
-            Duration.ofSeconds(10),
+            Duration.ofSeconds(120),
             Duration.ofMillis(20),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(5),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(60),
             Duration.ofMillis(20),
             Duration.ofMillis(100),
             Duration.ofSeconds(5)),

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ReferenceReceiverIT {
   private static final String CURRENT = WebhookSecret.generate();
   private static final String PREVIOUS = WebhookSecret.generate();
+  private static final List<String> CURRENT_ONLY = List.of(CURRENT);
   private final HttpClient client = HttpClient.newHttpClient();
 
   @Test
@@ -111,6 +112,43 @@ class ReferenceReceiverIT {
       String id = event.eventId().toString();
       assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).isEqualTo(503);
       assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void nextRequestActionRunsOnceAfterStoringAndBeforeAnswering(TestDatabase db) throws Exception {
+    try (ReferenceReceiver receiver = TestReceivers.start(db, CURRENT)) {
+      List<String> inside = new CopyOnWriteArrayList<>();
+      receiver.onNextRequestFor(
+          "web",
+          () -> inside.add(storedRows(db) + " stored, " + receiver.requests().size() + " logged"));
+      long now = Instant.now().getEpochSecond();
+      AlertEvent other =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "api", Instant.now(), 3, "x");
+      String otherBody = AlertEventJson.write(other);
+      assertThat(
+              post(receiver, other.eventId().toString(), now, otherBody, otherBody, CURRENT_ONLY))
+          .isEqualTo(200);
+      assertThat(inside).as("another service's request").isEmpty();
+
+      AlertEvent event =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "x");
+      String body = AlertEventJson.write(event);
+      String id = event.eventId().toString();
+      assertThat(post(receiver, id, now, body, body, CURRENT_ONLY)).isEqualTo(200);
+      assertThat(post(receiver, id, now, body, body, CURRENT_ONLY)).isEqualTo(200);
+      assertThat(inside).containsExactly("2 stored, 1 logged");
+    }
+  }
+
+  private static long storedRows(TestDatabase db) {
+    try (Connection connection = db.connect();
+        ResultSet rows =
+            connection.createStatement().executeQuery("select count(*) from received_webhook")) {
+      rows.next();
+      return rows.getLong(1);
+    } catch (java.sql.SQLException e) {
+      throw new AssertionError(e);
     }
   }
 
