@@ -31,7 +31,16 @@ public record BenchOptions(
 
   /** Every suite, in the order they run by default. */
   public static final List<String> ALL_SUITES =
-      List.of("limit", "polling", "relay", "catchup", "recorder", "probing", "e2e", "notifier");
+      List.of(
+          "limit",
+          "polling",
+          "relay",
+          "catchup",
+          "idle-outbox",
+          "recorder",
+          "probing",
+          "e2e",
+          "notifier");
 
   static final String USAGE =
       """

@@ -10,6 +10,8 @@ public final class Cases {
   public static final String RELAY_AT_90 = "vigil @0.9x limit";
   public static final String CATCHUP = "catchup";
   public static final String CATCHUP_CASE = "vigil backlog";
+  public static final String IDLE_OUTBOX = "idle-outbox";
+  public static final String IDLE_OUTBOX_CASE = "writes elsewhere, outbox idle";
   public static final String RECORDER = "recorder";
   public static final String PROBING = "probing";
   public static final String PROBING_CASE = "10000 targets every 10 s";

@@ -74,6 +74,21 @@ final class Headlines {
             r.metric(Cases.RELAY, Cases.relayAt(1000), "p99_ms"),
             "ms",
             20));
+    sink.accept(
+        Headline.info(
+            "idle outbox: WAL written to other tables",
+            r.metric(Cases.IDLE_OUTBOX, Cases.IDLE_OUTBOX_CASE, "wal_written_mb"),
+            "MB"));
+    sink.accept(
+        Headline.info(
+            "idle outbox: largest slot lag, first half of the run",
+            r.metric(Cases.IDLE_OUTBOX, Cases.IDLE_OUTBOX_CASE, "max_lag_first_half_mb"),
+            "MB"));
+    sink.accept(
+        Headline.info(
+            "idle outbox: largest slot lag, second half of the run",
+            r.metric(Cases.IDLE_OUTBOX, Cases.IDLE_OUTBOX_CASE, "max_lag_second_half_mb"),
+            "MB"));
     double recorder = r.metric(Cases.RECORDER, Cases.recorder(8, 10_000), "events_per_s");
     sink.accept(
         Headline.atLeast("recorder, 8 connections, 10,000 services", recorder, "results/s", 5_000));
