@@ -1,5 +1,6 @@
 package dev.vigil.monitor.api;
 
+import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.monitor.db.DatabaseException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,10 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 
 /** Read-only queries behind the API's GET endpoints; results are JSON-ready maps. */
@@ -154,29 +151,9 @@ final class StatusQueries {
         });
   }
 
-  /**
-   * Whether the database answers within {@link #READINESS_TIMEOUT}; a health probe must not hang
-   * for the pool's connection timeout while the database is down.
-   */
+  /** Whether the database answers within {@link #READINESS_TIMEOUT}. */
   boolean databaseReachable() {
-    CompletableFuture<Boolean> check =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try (Connection connection = dataSource.getConnection()) {
-                return connection.isValid((int) READINESS_TIMEOUT.toSeconds());
-              } catch (SQLException e) {
-                return false;
-              }
-            },
-            Thread::startVirtualThread);
-    try {
-      return check.get(READINESS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return DatabaseReadiness.answersWithin(dataSource, READINESS_TIMEOUT);
   }
 
   private interface Binder {

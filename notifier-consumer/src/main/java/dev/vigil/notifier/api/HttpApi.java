@@ -2,6 +2,7 @@ package dev.vigil.notifier.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.notifier.internal.Database;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -13,10 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -147,40 +144,13 @@ public final class HttpApi implements AutoCloseable {
   }
 
   private static void health(Context ctx, Database database, BooleanSupplier intakeHealthy) {
-    boolean dbUp = databaseReachable(database);
+    boolean dbUp = DatabaseReadiness.answersWithin(database.dataSource(), READINESS_TIMEOUT);
     boolean intakeUp = intakeHealthy.getAsBoolean();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", dbUp && intakeUp ? "UP" : "DOWN");
     body.put("database", dbUp ? "UP" : "DOWN");
     body.put("intake", intakeUp ? "UP" : "DOWN");
     json(ctx, dbUp && intakeUp ? 200 : 503, body);
-  }
-
-  /**
-   * Whether the database answers within {@link #READINESS_TIMEOUT}. While it is down, taking a
-   * pooled connection waits for the pool's 10 s connection timeout; a health probe must not hang
-   * that long (the check goes on in the background and ends with that timeout).
-   */
-  private static boolean databaseReachable(Database database) {
-    CompletableFuture<Boolean> check =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return database.inTransaction(
-                    "health", c -> c.createStatement().execute("select 1"));
-              } catch (RuntimeException e) {
-                return false;
-              }
-            },
-            Thread::startVirtualThread);
-    try {
-      return check.get(READINESS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 
   private static void json(Context ctx, int status, Object body) {
