@@ -69,6 +69,39 @@ final class RelayFixture {
     }
   }
 
+  /** The backend pid of the walsender streaming from {@code slot}, or 0 while none does. */
+  static int slotActivePid(TestDatabase db, String slot) throws SQLException {
+    return pid(
+        db, "select coalesce(active_pid, 0) from pg_replication_slots where slot_name = ?", slot);
+  }
+
+  /**
+   * The backend pid of the session holding the relays' advisory lock for {@code slot} (the lock
+   * that lets only one instance stream; see {@code LeaderLock}), or 0 while no session holds it.
+   */
+  static int lockHolderPid(TestDatabase db, String slot) throws SQLException {
+    // A two-key advisory lock shows its keys in classid and objid, with objsubid 2.
+    return pid(
+        db,
+        """
+        select coalesce(max(pid), 0) from pg_locks
+        where locktype = 'advisory' and granted and objsubid = 2
+          and classid = hashtext('vigil.relay')::oid and objid = hashtext(?)::oid
+          and database = (select oid from pg_database where datname = current_database())
+        """,
+        slot);
+  }
+
+  private static int pid(TestDatabase db, String sql, String slot) throws SQLException {
+    try (Connection c = db.connect();
+        PreparedStatement s = c.prepareStatement(sql)) {
+      s.setString(1, slot);
+      try (var rs = s.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : 0;
+      }
+    }
+  }
+
   static RelayConfig config(Map<String, String> env) {
     return RelayConfig.from(new Settings(env));
   }
