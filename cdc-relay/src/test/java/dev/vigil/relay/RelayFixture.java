@@ -69,6 +69,26 @@ final class RelayFixture {
     }
   }
 
+  /**
+   * One uninterrupted run of an in-JVM relay's engine, as far as a test can see from outside: the
+   * status entry the relay is in (every state change, e.g. a restart through FAILING and STANDBY,
+   * replaces it with one of a new {@code since}) and the walsender streaming from the slot (any
+   * restart of the engine or of its connector task opens a new replication connection, served by a
+   * new backend; Debezium restarts its task by itself after a retriable error, such as a broken
+   * replication connection, and the relay's status does not change then). Equal runs at two moments
+   * mean the relay did not restart in between, so it had no reason to send anything twice.
+   */
+  record StreamingRun(RelayStatus.Snapshot status, int walsenderPid) {}
+
+  /**
+   * The relay's run now. Take it only after a row written after the start has reached Kafka:
+   * Debezium may reconnect its replication connection once while it starts streaming.
+   */
+  static StreamingRun currentRun(RelayService relay, TestDatabase db, String slot)
+      throws SQLException {
+    return new StreamingRun(relay.status(), slotActivePid(db, slot));
+  }
+
   /** The backend pid of the walsender streaming from {@code slot}, or 0 while none does. */
   static int slotActivePid(TestDatabase db, String slot) throws SQLException {
     return pid(
