@@ -69,6 +69,59 @@ final class RelayFixture {
     }
   }
 
+  /**
+   * One uninterrupted run of an in-JVM relay's engine, as far as a test can see from outside: the
+   * status entry the relay is in (every state change, e.g. a restart through FAILING and STANDBY,
+   * replaces it with one of a new {@code since}) and the walsender streaming from the slot (any
+   * restart of the engine or of its connector task opens a new replication connection, served by a
+   * new backend; Debezium restarts its task by itself after a retriable error, such as a broken
+   * replication connection, and the relay's status does not change then). Equal runs at two moments
+   * mean the relay did not restart in between, so it had no reason to send anything twice.
+   */
+  record StreamingRun(RelayStatus.Snapshot status, int walsenderPid) {}
+
+  /**
+   * The relay's run now. Take it only after a row written after the start has reached Kafka:
+   * Debezium may reconnect its replication connection once while it starts streaming.
+   */
+  static StreamingRun currentRun(RelayService relay, TestDatabase db, String slot)
+      throws SQLException {
+    return new StreamingRun(relay.status(), slotActivePid(db, slot));
+  }
+
+  /** The backend pid of the walsender streaming from {@code slot}, or 0 while none does. */
+  static int slotActivePid(TestDatabase db, String slot) throws SQLException {
+    return pid(
+        db, "select coalesce(active_pid, 0) from pg_replication_slots where slot_name = ?", slot);
+  }
+
+  /**
+   * The backend pid of the session holding the relays' advisory lock for {@code slot} (the lock
+   * that lets only one instance stream; see {@code LeaderLock}), or 0 while no session holds it.
+   */
+  static int lockHolderPid(TestDatabase db, String slot) throws SQLException {
+    // A two-key advisory lock shows its keys in classid and objid, with objsubid 2.
+    return pid(
+        db,
+        """
+        select coalesce(max(pid), 0) from pg_locks
+        where locktype = 'advisory' and granted and objsubid = 2
+          and classid = hashtext('vigil.relay')::oid and objid = hashtext(?)::oid
+          and database = (select oid from pg_database where datname = current_database())
+        """,
+        slot);
+  }
+
+  private static int pid(TestDatabase db, String sql, String slot) throws SQLException {
+    try (Connection c = db.connect();
+        PreparedStatement s = c.prepareStatement(sql)) {
+      s.setString(1, slot);
+      try (var rs = s.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : 0;
+      }
+    }
+  }
+
   static RelayConfig config(Map<String, String> env) {
     return RelayConfig.from(new Settings(env));
   }

@@ -38,8 +38,9 @@ class ResilienceIT {
 
     try (RelayService relay = RelayFixture.startStreaming(RelayFixture.config(env))) {
       try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic);
-          // Paced at 200 rows/s (30 s of writes): rows are committed during the whole outage.
-          LoadWriter writer = new LoadWriter(db, "broker-", 20, 2, 6_000, 200)) {
+          // Open-ended, paced at 200 rows/s, stopped only after the broker is back: rows are
+          // committed before, during and after the whole outage, however long each step takes.
+          LoadWriter writer = LoadWriter.openEnded(db, "broker-", 20, 2, 200)) {
         await()
             .atMost(Duration.ofSeconds(60))
             .until(() -> Deliveries.ids(reader.poll(), "broker-").size() >= 300);
@@ -58,6 +59,7 @@ class ResilienceIT {
         } finally {
           kafka.start();
         }
+        writer.stopAfterMoreRows(400);
         Map<String, String> committed = writer.awaitDone();
         await()
             .atMost(Duration.ofSeconds(90))
@@ -65,8 +67,11 @@ class ResilienceIT {
         int duplicates = Deliveries.verify(reader.poll(), "broker-", committed);
         System.out.printf(
             "broker outage: %d rows, all delivered, %d duplicates%n", committed.size(), duplicates);
+        // Reported FAILING while a batch waited on Kafka for over 10 s; the supervisor's watch
+        // loop (every 500 ms) reports STREAMING again once nothing waits. A generous bound: the
+        // claim is that it recovers by itself, not how fast the loop runs on a busy machine.
         await()
-            .atMost(Duration.ofSeconds(5))
+            .atMost(Duration.ofSeconds(30))
             .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
       }
     }

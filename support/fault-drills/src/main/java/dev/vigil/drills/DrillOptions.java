@@ -17,7 +17,8 @@ import java.util.List;
  * @param brokerOutage how long the broker stays down
  * @param postgresRestarts PostgreSQL stops and starts
  * @param postgresOutage how long PostgreSQL stays down
- * @param chaosPhase how long each receiver misbehaviour lasts (and the normal phase after it)
+ * @param chaosPhase how long each receiver misbehaviour lasts at least (it goes on until the proxy
+ *     answered a webhook request with it), and how long the normal phase after it lasts
  * @param pauseBetweenFaults at least this long between faults, after the pipeline made progress
  * @param notifierKillsAwaitDelivery true: before each notifier kill, wait until the receiver got
  *     something new (every kill lands during delivery, but each waits out the consumer group's

@@ -16,6 +16,9 @@ import java.util.function.Consumer;
 final class Drills {
   private static final Duration STARTUP = Duration.ofSeconds(120);
 
+  /** How long a receiver misbehaviour may wait for its first webhook request. */
+  private static final Duration CHAOS_HIT_TIMEOUT = Duration.ofSeconds(60);
+
   /** One drill: name, what it does, how to arrange the stack, how to inject the faults. */
   record Drill(
       String name,
@@ -159,12 +162,23 @@ final class Drills {
     for (ChaosMode mode : modes) {
       ctx.awaitProgressThenPause(
           "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
+      String fault = "receiver " + mode.name().toLowerCase().replace('_', ' ');
+      long before = ctx.proxy.counts().get(mode);
       long at = System.nanoTime();
       ctx.proxy.mode(mode);
-      Stack.pause(phase);
-      ctx.proxy.mode(ChaosMode.PASS);
-      ctx.record(
-          "receiver " + mode.name().toLowerCase().replace('_', ' '), at, System.nanoTime(), -1);
+      try {
+        Stack.pause(phase);
+        // Spaced by progress: the misbehaviour lasts until it hit at least one webhook request
+        // (a phase on the clock alone can pass while the notifiers wait out a backoff). No
+        // request within the bound is a fault of the drill, reported as its error.
+        Stack.await(
+            "a webhook request to the " + fault + " proxy",
+            CHAOS_HIT_TIMEOUT,
+            () -> ctx.proxy.counts().get(mode) > before);
+      } finally {
+        ctx.proxy.mode(ChaosMode.PASS);
+        ctx.record(fault, at, System.nanoTime(), -1);
+      }
       Stack.pause(phase);
     }
   }

@@ -15,12 +15,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class ChaosProxyTest {
   private final List<String> received = new CopyOnWriteArrayList<>();
+
+  /** Counted down by the upstream once it stored a request. */
+  private final CountDownLatch stored = new CountDownLatch(1);
+
   private final HttpClient client = HttpClient.newHttpClient();
   private HttpServer upstream;
   private ChaosProxy proxy;
@@ -34,6 +40,7 @@ class ChaosProxyTest {
           String body =
               new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
           received.add(exchange.getRequestHeaders().getFirst("webhook-signature") + " " + body);
+          stored.countDown();
           byte[] answer = "stored".getBytes(StandardCharsets.UTF_8);
           exchange.sendResponseHeaders(200, answer.length);
           exchange.getResponseBody().write(answer);
@@ -102,16 +109,24 @@ class ChaosProxyTest {
   void resetAfterForwardingLosesOnlyTheAcknowledgement() {
     proxy.mode(ChaosMode.RESET_AFTER);
 
-    assertThatThrownBy(() -> post(Duration.ofSeconds(5))).isInstanceOf(IOException.class);
+    // The proxy resets only after the upstream answered, so once the caller saw the reset (and
+    // not its own, generous, timeout) the upstream has stored the request.
+    assertThatThrownBy(() -> post(Duration.ofSeconds(60)))
+        .isInstanceOf(IOException.class)
+        .isNotInstanceOf(HttpTimeoutException.class);
     assertThat(received).hasSize(1);
   }
 
   @Test
-  void slowForwardsButAnswersAfterTheCallersTimeout() {
+  void slowForwardsButAnswersAfterTheCallersTimeout() throws Exception {
     proxy.mode(ChaosMode.SLOW);
-    proxy.slowDelay(Duration.ofSeconds(2));
+    // Held far longer than this test waits for anything: whenever the forwarded request reaches
+    // the upstream (a cold first exchange can take longer than the caller's timeout), the proxy
+    // cannot have answered before the caller gave up.
+    proxy.slowDelay(Duration.ofMinutes(5));
 
     assertThatThrownBy(() -> post(Duration.ofMillis(500))).isInstanceOf(HttpTimeoutException.class);
-    assertThat(received).hasSize(1);
+    assertThat(stored.await(10, TimeUnit.SECONDS)).as("the upstream stored the request").isTrue();
+    assertThat(received).containsExactly("v1,abc {\"x\":1}");
   }
 }
