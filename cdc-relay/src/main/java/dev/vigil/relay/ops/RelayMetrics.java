@@ -18,6 +18,7 @@ public final class RelayMetrics {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Counter events;
   private final Counter batches;
+  private final Counter taskStarts;
   private final Timer sendLatency;
   private final AtomicLong behindSourceMs = new AtomicLong(-1);
   private final AtomicLong slotLagBytes = new AtomicLong(-1);
@@ -31,6 +32,12 @@ public final class RelayMetrics {
     batches =
         Counter.builder("vigil.relay.batches")
             .description("Engine batches fully acknowledged by Kafka")
+            .register(registry);
+    taskStarts =
+        Counter.builder("vigil.relay.engine.task.starts")
+            .description(
+                "Connector task starts: one per stream run, more when Debezium restarted the task"
+                    + " itself after a retriable error (e.g. the walsender's connection was lost)")
             .register(registry);
     sendLatency =
         Timer.builder("vigil.relay.kafka.send")
@@ -63,6 +70,15 @@ public final class RelayMetrics {
         behindSourceMs.set(Math.max(0, now - lastSourceCommitMs));
       }
     }
+  }
+
+  /** Records that the connector task started (a first start or one of Debezium's restarts). */
+  public void taskStarted() {
+    taskStarts.increment();
+  }
+
+  public double taskStarts() {
+    return taskStarts.count();
   }
 
   public void slotLag(long bytes) {

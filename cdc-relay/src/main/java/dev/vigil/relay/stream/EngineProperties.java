@@ -57,6 +57,10 @@ final class EngineProperties {
     // A standby taking over may find the slot still marked active for a moment.
     p.setProperty("slot.max.retries", "40");
     p.setProperty("slot.retry.delay.ms", "500");
+    // After a retriable error (the database restarted, the walsender's connection broke) Debezium
+    // restarts its task by itself after this pause; its default, 10 s, adds straight to the
+    // recovery time, and a stop requested meanwhile waits it out.
+    p.setProperty("retriable.restart.connector.wait.ms", "1000");
 
     // Heartbeats: a row in the (published) heartbeat table, so the slot advances while idle.
     p.setProperty("heartbeat.interval.ms", String.valueOf(config.heartbeatInterval().toMillis()));

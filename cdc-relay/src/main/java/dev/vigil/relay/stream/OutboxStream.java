@@ -47,7 +47,13 @@ public final class OutboxStream implements AutoCloseable {
                 new DebeziumEngine.ConnectorCallback() {
                   @Override
                   public void taskStarted() {
+                    metrics.taskStarted();
                     onStreaming.run();
+                  }
+
+                  @Override
+                  public void taskStopped() {
+                    log.info("connector task stopped slot={}", config.slotName());
                   }
                 })
             .using(this::completed)
