@@ -139,10 +139,11 @@ public record RelayConfig(
   static final Setting<Duration> MAX_BACKOFF =
       Setting.duration(
           "VIGIL_RELAY_MAX_RETRY_BACKOFF",
-          "30s",
+          "5s",
           Duration.ofMillis(100),
           Duration.ofMinutes(10),
-          "Upper bound of the backoff between restarts after a failure");
+          "Upper bound of the backoff between restarts after a failure; it bounds how long after"
+              + " PostgreSQL or Kafka is back the relay notices");
   static final Setting<Duration> LAG_SAMPLE =
       Setting.duration(
           "VIGIL_RELAY_LAG_SAMPLE_INTERVAL",

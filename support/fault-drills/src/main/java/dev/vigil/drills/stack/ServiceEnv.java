@@ -36,7 +36,6 @@ final class ServiceEnv {
     env.put("VIGIL_RELAY_SLOT_NAME", "vigil_drill");
     env.put("VIGIL_RELAY_PUBLICATION", "vigil_drill_outbox");
     env.put("VIGIL_RELAY_INSTANCE_ID", instanceId);
-    env.put("VIGIL_RELAY_MAX_RETRY_BACKOFF", "5s");
     return env;
   }
 
