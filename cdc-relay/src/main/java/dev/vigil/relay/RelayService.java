@@ -49,7 +49,12 @@ public final class RelayService implements AutoCloseable {
     OpsServer http = OpsServer.start(config.httpPort(), status, metrics);
     SlotLagMonitor lagMonitor =
         new SlotLagMonitor(
-            config.dbUrl(), config.dbUser(), config.dbPassword(), config.slotName(), metrics);
+            config.dbUrl(),
+            config.dbUser(),
+            config.dbPassword(),
+            config.slotName(),
+            metrics,
+            () -> status.snapshot().state() == RelayStatus.State.STREAMING);
     lagMonitor.start(config.lagSampleInterval());
     Supervisor supervisor = new Supervisor(config, status, metrics);
     Thread thread = Thread.ofPlatform().name("relay-supervisor").start(supervisor);

@@ -174,6 +174,7 @@ public record NotifierConfig(
     Objects.requireNonNull(dbUrl, "dbUrl is missing");
     Objects.requireNonNull(bootstrapServers, "bootstrapServers is missing");
     Objects.requireNonNull(routes, "routes are missing");
+    Objects.requireNonNull(receiptRetention, "receiptRetention is missing");
     if (adminToken != null && adminToken.isBlank()) {
       adminToken = null;
     }

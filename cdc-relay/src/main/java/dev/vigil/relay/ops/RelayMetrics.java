@@ -18,7 +18,9 @@ public final class RelayMetrics {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Counter events;
   private final Counter batches;
-  private final Counter taskStarts;
+  private final Counter walsenderRestarts;
+  private final AtomicLong walsenderPid = new AtomicLong(0);
+  private volatile boolean observingWalsender;
   private final Timer sendLatency;
   private final AtomicLong behindSourceMs = new AtomicLong(-1);
   private final AtomicLong slotLagBytes = new AtomicLong(-1);
@@ -33,11 +35,14 @@ public final class RelayMetrics {
         Counter.builder("vigil.relay.batches")
             .description("Engine batches fully acknowledged by Kafka")
             .register(registry);
-    taskStarts =
-        Counter.builder("vigil.relay.engine.task.starts")
+    walsenderRestarts =
+        Counter.builder("vigil.relay.walsender.restarts")
             .description(
-                "Connector task starts: one per stream run, more when Debezium restarted the task"
-                    + " itself after a retriable error (e.g. the walsender's connection was lost)")
+                "Times the slot's walsender changed during a stream run of this instance: Debezium"
+                    + " reconnected by itself after a retriable error (e.g. a broken replication"
+                    + " connection), which the relay's state does not show; one reconnect may count"
+                    + " twice (the restarted task replaces its connection once more after finding its"
+                    + " position)")
             .register(registry);
     sendLatency =
         Timer.builder("vigil.relay.kafka.send")
@@ -72,13 +77,43 @@ public final class RelayMetrics {
     }
   }
 
-  /** Records that the connector task started (a first start or one of Debezium's restarts). */
-  public void taskStarted() {
-    taskStarts.increment();
+  /** A new stream run began: the walsenders it gets while starting are not restarts. */
+  public void streamStarted() {
+    observingWalsender = false;
+    walsenderPid.set(0);
   }
 
-  public double taskStarts() {
-    return taskStarts.count();
+  /**
+   * The run relayed its first batch. Debezium replaces its replication connection once while it
+   * starts from stored offsets (after finding the stored position in the WAL), before any event;
+   * only later replacements are restarts.
+   */
+  public void firstBatchRelayed() {
+    observingWalsender = true;
+  }
+
+  /**
+   * The walsender serving the slot at a sample ({@code 0} when none), while this instance streams.
+   * Another pid than at the previous sample of the same run means the replication connection was
+   * replaced.
+   */
+  public void walsenderSeen(long pid) {
+    if (!observingWalsender || pid <= 0) {
+      return;
+    }
+    long previous = walsenderPid.getAndSet(pid);
+    if (previous > 0 && previous != pid) {
+      walsenderRestarts.increment();
+    }
+  }
+
+  public double walsenderRestarts() {
+    return walsenderRestarts.count();
+  }
+
+  /** The walsender pid seen at the last sample of the current stream run (0 = none yet). */
+  public long walsenderPid() {
+    return walsenderPid.get();
   }
 
   public void slotLag(long bytes) {

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,13 +15,15 @@ import org.slf4j.LoggerFactory;
  * Measures how much WAL the replication slot holds back, {@code pg_current_wal_lsn() -
  * confirmed_flush_lsn} in bytes, at a fixed interval, on its own connection (reopened after a
  * failure). Runs on standbys too: the lag of a slot nobody streams is what an operator must see.
+ * While this instance streams it also notes the slot's walsender, so a replication connection
+ * Debezium replaced by itself shows in the metrics.
  */
 public final class SlotLagMonitor implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SlotLagMonitor.class);
 
   private static final String LAG =
       """
-      select (pg_current_wal_lsn() - confirmed_flush_lsn)::bigint
+      select (pg_current_wal_lsn() - confirmed_flush_lsn)::bigint, coalesce(active_pid, 0)
       from pg_replication_slots where slot_name = ?
       """;
 
@@ -29,16 +32,26 @@ public final class SlotLagMonitor implements AutoCloseable {
   private final String password;
   private final String slot;
   private final RelayMetrics metrics;
+  private final BooleanSupplier streaming;
   private PeriodicTask scheduler;
   private Connection connection;
 
+  /**
+   * @param streaming whether this instance streams right now (its walsender is the slot's)
+   */
   public SlotLagMonitor(
-      String url, String user, String password, String slot, RelayMetrics metrics) {
+      String url,
+      String user,
+      String password,
+      String slot,
+      RelayMetrics metrics,
+      BooleanSupplier streaming) {
     this.url = url;
     this.user = user;
     this.password = password;
     this.slot = slot;
     this.metrics = metrics;
+    this.streaming = streaming;
   }
 
   public void start(Duration interval) {
@@ -55,8 +68,13 @@ public final class SlotLagMonitor implements AutoCloseable {
       try (PreparedStatement statement = connection.prepareStatement(LAG)) {
         statement.setString(1, slot);
         try (ResultSet rs = statement.executeQuery()) {
-          if (rs.next() && rs.getObject(1) != null) {
-            lag = rs.getLong(1);
+          if (rs.next()) {
+            if (rs.getObject(1) != null) {
+              lag = rs.getLong(1);
+            }
+            if (streaming.getAsBoolean()) {
+              metrics.walsenderSeen(rs.getLong(2));
+            }
           }
         }
       }

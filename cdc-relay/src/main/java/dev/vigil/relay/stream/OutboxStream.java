@@ -38,7 +38,15 @@ public final class OutboxStream implements AutoCloseable {
   private OutboxStream(
       RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
     producer = new KafkaProducer<>(producerProperties(config));
-    publisher = new KafkaPublisher(producer, config.topic(), metrics, onFirstBatch);
+    publisher =
+        new KafkaPublisher(
+            producer,
+            config.topic(),
+            metrics,
+            () -> {
+              metrics.firstBatchRelayed();
+              onFirstBatch.run();
+            });
     engine =
         DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
             .using(EngineProperties.of(config))
@@ -47,7 +55,7 @@ public final class OutboxStream implements AutoCloseable {
                 new DebeziumEngine.ConnectorCallback() {
                   @Override
                   public void taskStarted() {
-                    metrics.taskStarted();
+                    metrics.streamStarted();
                     onStreaming.run();
                   }
 

@@ -50,13 +50,13 @@ final class StatusQueries {
        limit ?
       """;
 
-  private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(2);
-
   private final DataSource dataSource;
+  private final DatabaseReadiness readiness;
   private final Clock clock;
 
   StatusQueries(DataSource dataSource, Clock clock) {
     this.dataSource = dataSource;
+    this.readiness = new DatabaseReadiness(dataSource, DatabaseReadiness.DEFAULT_TIMEOUT);
     this.clock = clock;
   }
 
@@ -151,9 +151,9 @@ final class StatusQueries {
         });
   }
 
-  /** Whether the database answers within {@link #READINESS_TIMEOUT}. */
+  /** Whether the database answers within {@link DatabaseReadiness#DEFAULT_TIMEOUT}. */
   boolean databaseReachable() {
-    return DatabaseReadiness.answersWithin(dataSource, READINESS_TIMEOUT);
+    return readiness.answers();
   }
 
   private interface Binder {

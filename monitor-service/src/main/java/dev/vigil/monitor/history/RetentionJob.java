@@ -23,10 +23,12 @@ import org.slf4j.LoggerFactory;
  * {@code alert_state} and skips rows another transaction holds, so recording is never blocked
  * behind it, and a large backlog is worked off in many short transactions.
  *
- * <p>Deleting an outbox row cannot lose an alert: the relay streams the insert from the WAL, which
- * the replication slot keeps until the relay has published it, whatever happens to the row later
- * (the publication carries inserts only, so the delete itself is not streamed). The age only needs
- * to outlast what operators want to look up in the table.
+ * <p>Once the relay's replication slot exists, deleting an outbox row cannot lose an alert: the
+ * relay streams the insert from the WAL, which the slot keeps until the relay has published it,
+ * whatever happens to the row later (the publication carries inserts only, so the delete itself is
+ * not streamed). Rows written before a relay's first start reach Kafka through its {@code initial}
+ * snapshot only while they are younger than the age; beyond that, the age only needs to outlast
+ * what operators want to look up in the table.
  */
 public final class RetentionJob implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RetentionJob.class);
@@ -86,11 +88,24 @@ public final class RetentionJob implements AutoCloseable {
    * Deletes every expired row of every table, batch by batch.
    *
    * @return rows deleted per table
+   * @throws SQLException the first failure, after every other table was trimmed
    */
   public Map<String, Long> runOnce() throws SQLException {
     Map<String, Long> deleted = new LinkedHashMap<>();
+    SQLException failed = null;
     for (Trim trim : trims) {
-      deleted.put(trim.table(), runOnce(trim));
+      try {
+        deleted.put(trim.table(), runOnce(trim));
+      } catch (SQLException e) { // the other tables are still trimmed
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
+        }
+      }
+    }
+    if (failed != null) {
+      throw failed;
     }
     return deleted;
   }

@@ -9,7 +9,6 @@ import io.javalin.http.Context;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,6 @@ import org.slf4j.LoggerFactory;
 public final class HttpApi implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(2);
 
   private final Javalin app;
 
@@ -46,13 +44,15 @@ public final class HttpApi implements AutoCloseable {
       BooleanSupplier intakeHealthy,
       Runnable afterReplay) {
     OperatorStore operators = new OperatorStore(database);
+    DatabaseReadiness readiness =
+        new DatabaseReadiness(database.dataSource(), DatabaseReadiness.DEFAULT_TIMEOUT);
     byte[] token = adminToken == null ? null : adminToken.getBytes(StandardCharsets.UTF_8);
     this.app =
         Javalin.create(
             config -> {
               config.startup.showJavalinBanner = false;
               config.jetty.port = port;
-              config.routes.get("/health", ctx -> health(ctx, database, intakeHealthy));
+              config.routes.get("/health", ctx -> health(ctx, readiness, intakeHealthy));
               config.routes.get(
                   "/metrics",
                   ctx -> ctx.contentType("text/plain; version=0.0.4").result(registry.scrape()));
@@ -143,8 +143,9 @@ public final class HttpApi implements AutoCloseable {
     }
   }
 
-  private static void health(Context ctx, Database database, BooleanSupplier intakeHealthy) {
-    boolean dbUp = DatabaseReadiness.answersWithin(database.dataSource(), READINESS_TIMEOUT);
+  private static void health(
+      Context ctx, DatabaseReadiness readiness, BooleanSupplier intakeHealthy) {
+    boolean dbUp = readiness.answers();
     boolean intakeUp = intakeHealthy.getAsBoolean();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", dbUp && intakeUp ? "UP" : "DOWN");

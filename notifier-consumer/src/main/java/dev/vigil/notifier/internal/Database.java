@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 
 /**
  * A pooled PostgreSQL connection and short transactions on it. Every transaction is explicit
@@ -41,14 +43,20 @@ public final class Database implements AutoCloseable {
     config.setConnectionTimeout(10_000);
     HikariDataSource pool = new HikariDataSource(config);
     try {
-      Flyway.configure()
-          .dataSource(pool)
-          .locations(location)
-          .table(historyTable)
-          .baselineOnMigrate(true)
-          .baselineVersion("0")
-          .load()
-          .migrate();
+      FluentConfiguration flyway =
+          Flyway.configure()
+              .dataSource(pool)
+              .locations(location)
+              .table(historyTable)
+              .baselineOnMigrate(true)
+              .baselineVersion("0");
+      // Flyway's default lock is a transaction-scoped advisory lock held open on a second
+      // connection; a migration that builds an index concurrently waits for every open
+      // transaction, that one included, and would hang. A session-level lock does the same job.
+      flyway
+          .getConfigurationExtension(PostgreSQLConfigurationExtension.class)
+          .setTransactionalLock(false);
+      flyway.load().migrate();
     } catch (RuntimeException e) {
       pool.close();
       throw e;

@@ -4,7 +4,8 @@ package dev.vigil.contract;
  * Names shared by the outbox writer (monitor-service migrations) and the relay (Debezium
  * configuration). The table follows Debezium's outbox shape: {@code id} (event id), {@code
  * aggregatetype}, {@code aggregateid} (service), {@code type} (kind), {@code payload} (jsonb), plus
- * {@code incident_id}, {@code schema_version} and {@code created_at}. Rows are only ever inserted.
+ * {@code incident_id}, {@code schema_version} and {@code created_at}. Rows are only ever inserted
+ * (and deleted by the monitor's retention once old).
  */
 public final class OutboxContract {
   /** Schema holding the outbox table. */

@@ -8,9 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a task on its own daemon thread with a fixed pause between runs. A run that throws is logged
- * and the schedule goes on (a plain {@link ScheduledExecutorService} would silently stop it).
- * Closing interrupts a run in progress and waits up to five seconds for it to end.
+ * Runs a task on its own daemon thread with a fixed pause between runs. A run that throws an
+ * exception is logged and the schedule goes on (a plain {@link ScheduledExecutorService} would
+ * silently stop it); an {@link Error} still ends it. Closing interrupts a run in progress and waits
+ * up to five seconds for it to end.
  */
 public final class PeriodicTask implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PeriodicTask.class);
@@ -49,7 +50,9 @@ public final class PeriodicTask implements AutoCloseable {
   public void close() {
     timer.shutdownNow();
     try {
-      timer.awaitTermination(5, TimeUnit.SECONDS);
+      if (!timer.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("periodic task still running 5 s after close task={}", name);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
