@@ -1,9 +1,8 @@
 package dev.vigil.relay;
 
+import dev.vigil.harness.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,7 +31,7 @@ final class RelayProcess implements AutoCloseable {
   }
 
   static RelayProcess start(Map<String, String> env, String name) {
-    int port = freePort();
+    int port = FreePorts.pick();
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("-Xmx512m");
@@ -100,15 +99,6 @@ final class RelayProcess implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket()) {
-      socket.bind(new InetSocketAddress("127.0.0.1", 0));
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

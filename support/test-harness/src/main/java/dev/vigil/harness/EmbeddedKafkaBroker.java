@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +51,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   public static EmbeddedKafkaBroker start(Path baseDir, int port) {
     Path logDir = baseDir.resolve("kraft-logs");
     EmbeddedKafkaBroker broker =
-        new EmbeddedKafkaBroker(logDir, port == 0 ? freePort() : port, freePort());
+        new EmbeddedKafkaBroker(logDir, port == 0 ? FreePorts.pick() : port, FreePorts.pick());
     broker.format();
     broker.start();
     return broker;
@@ -179,16 +177,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
           }
         }
       }
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket()) {
-      socket.setReuseAddress(true);
-      socket.bind(new InetSocketAddress("127.0.0.1", 0));
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port", e);
     }
   }
 }

@@ -1,9 +1,6 @@
 package dev.vigil.drills.stack;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import dev.vigil.harness.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +62,7 @@ public final class Stack implements AutoCloseable {
   /** Starts the reference receiver (without waiting for it; see {@link #awaitHealthy}). */
   public synchronized ServiceProcess startReceiver() {
     if (receiver == null) {
-      int port = freePort();
+      int port = FreePorts.pick();
       receiver =
           new ServiceProcess(
               "receiver",
@@ -91,7 +88,7 @@ public final class Stack implements AutoCloseable {
 
   /** Adds and starts another relay instance (it streams or stands by, as the lock decides). */
   public synchronized ServiceProcess addRelay() {
-    int port = freePort();
+    int port = FreePorts.pick();
     String name = "relay-" + (relays.size() + 1);
     ServiceProcess relay =
         new ServiceProcess(
@@ -108,7 +105,7 @@ public final class Stack implements AutoCloseable {
 
   /** Adds and starts another notifier instance delivering to {@code webhookUrl}. */
   public synchronized ServiceProcess addNotifier(String webhookUrl) {
-    int port = freePort();
+    int port = FreePorts.pick();
     ServiceProcess notifier =
         new ServiceProcess(
             "notifier-" + (notifiers.size() + 1),
@@ -232,16 +229,6 @@ public final class Stack implements AutoCloseable {
       } catch (RuntimeException e) {
         log.warn("cannot stop process name={} error={}", process.name(), e.toString());
       }
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket()) {
-      socket.setReuseAddress(true);
-      socket.bind(new InetSocketAddress("127.0.0.1", 0));
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port", e);
     }
   }
 }
