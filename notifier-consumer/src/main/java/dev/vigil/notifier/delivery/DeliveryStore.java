@@ -28,22 +28,31 @@ import java.util.UUID;
  * the service's next receipt, under the service's advisory lock.
  */
 final class DeliveryStore {
-  private static final String CLAIM =
-      """
-      with candidate as (
-        select event_id from notifier_receipt
-         where head and status = 'PENDING' and available_at <= now()
-         order by available_at
-         limit ?
-         for update skip locked)
-      update notifier_receipt r
-         set claim_token = gen_random_uuid(),
-             available_at = now() + ? * interval '1 millisecond',
-             attempts = r.attempts + 1
-        from candidate c
-       where r.event_id = c.event_id
-      returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at
-      """;
+  /**
+   * Claims due heads of line matching {@code filter} (a condition on {@code notifier_receipt},
+   * possibly with parameters before the limit and the lease): a new token, the lease as {@code
+   * available_at}, one more attempt, all in one statement.
+   */
+  private static String claimStatement(String filter) {
+    return """
+        with candidate as (
+          select event_id from notifier_receipt
+           where %s head and status = 'PENDING' and available_at <= now()
+           order by available_at
+           limit ?
+           for update skip locked)
+        update notifier_receipt r
+           set claim_token = gen_random_uuid(),
+               available_at = now() + ? * interval '1 millisecond',
+               attempts = r.attempts + 1
+          from candidate c
+         where r.event_id = c.event_id
+        returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at
+        """
+        .formatted(filter);
+  }
+
+  private static final String CLAIM = claimStatement("");
 
   private static final String DELIVERED =
       """
@@ -76,22 +85,8 @@ final class DeliveryStore {
       returning r.event_id
       """;
 
-  private static final String CLAIM_NEXT =
-      """
-      with candidate as (
-        select event_id from notifier_receipt
-         where service = any(?) and head and status = 'PENDING' and available_at <= now()
-         order by available_at
-         limit ?
-         for update skip locked)
-      update notifier_receipt r
-         set claim_token = gen_random_uuid(),
-             available_at = now() + ? * interval '1 millisecond',
-             attempts = r.attempts + 1
-        from candidate c
-       where r.event_id = c.event_id
-      returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at
-      """;
+  /** Claims the next heads of the services given as a text array (chained after a delivery). */
+  private static final String CLAIM_NEXT = claimStatement("service = any(?) and");
 
   /** What recording a set of results produced. */
   record Recorded(Set<UUID> refused, List<Claim> next) {}
