@@ -4,7 +4,6 @@ import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
 import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
-import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -29,14 +28,8 @@ public final class DbLimitSuite implements Suite {
                   opts.repetitions(),
                   "no relay; one row per transaction, fsync on",
                   rep ->
-                      OutboxRun.measure(
-                          w,
-                          null,
-                          opts.warmup(),
-                          opts.window(),
-                          0,
-                          Duration.ZERO,
-                          ctx.infra().postgresDataDir())));
+                      OutboxRun.commitLimit(
+                          w, opts.warmup(), opts.window(), ctx.infra().postgresDataDir())));
     }
   }
 }

@@ -16,6 +16,15 @@ public final class OutboxRun {
   private OutboxRun() {}
 
   /**
+   * The database's commit limit: {@code writers} as fast as they can, no relay, commits only (see
+   * {@link #measure}).
+   */
+  public static Map<String, Double> commitLimit(
+      OutboxWriters writers, Duration warmup, Duration window, Path pgDataDir) {
+    return measure(writers, null, warmup, window, 0, Duration.ZERO, pgDataDir);
+  }
+
+  /**
    * @param watcher null to measure commits only (the database-limit baseline)
    * @param ratePerSecond offered rate, 0 = writers as fast as they can
    * @param drainTimeout how long to wait after the writers stop for the window's rows to arrive

@@ -79,13 +79,10 @@ public final class PollingSuite implements Suite {
                           + " just before",
                       rep -> {
                         Map<String, Double> limit =
-                            OutboxRun.measure(
+                            OutboxRun.commitLimit(
                                 limitWriters,
-                                null,
                                 opts.warmup(),
                                 opts.window(),
-                                0,
-                                Duration.ZERO,
                                 ctx.infra().postgresDataDir());
                         return OutboxRun.pairedWithLimit(
                             limit, c.measure(0, Duration.ofSeconds(2)));

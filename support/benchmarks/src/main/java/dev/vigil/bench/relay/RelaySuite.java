@@ -50,13 +50,10 @@ public final class RelaySuite implements Suite {
                   rep -> {
                     relay[0].close();
                     Map<String, Double> limit =
-                        OutboxRun.measure(
+                        OutboxRun.commitLimit(
                             limitWriters,
-                            null,
                             opts.warmup(),
                             opts.window(),
-                            0,
-                            Duration.ZERO,
                             ctx.infra().postgresDataDir());
                     relay[0] = VigilRelay.start(ctx.infra(), "bench_relay", TOPIC);
                     CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
@@ -79,17 +76,7 @@ public final class RelaySuite implements Suite {
                     Cases.relayAt((int) rate),
                     opts.repetitions(),
                     "default settings",
-                    rep -> {
-                      CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
-                      return OutboxRun.measure(
-                          writers,
-                          watcher,
-                          opts.warmup(),
-                          opts.window(),
-                          rate,
-                          Duration.ofSeconds(15),
-                          ctx.infra().postgresDataDir());
-                    }));
+                    rep -> atRate(ctx, writers, watcher, rate, Duration.ofSeconds(15))));
       }
       double limit = ctx.report().metric(Cases.LIMIT, Cases.LIMIT_CASE, "events_per_s");
       if (!Double.isNaN(limit)) {
@@ -101,17 +88,7 @@ public final class RelaySuite implements Suite {
                     Cases.RELAY_AT_90,
                     opts.repetitions(),
                     "offered " + (int) rate + "/s = 0.9 x the commit limit measured in this run",
-                    rep -> {
-                      CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
-                      return OutboxRun.measure(
-                          writers,
-                          watcher,
-                          opts.warmup(),
-                          opts.window(),
-                          rate,
-                          Duration.ofSeconds(30),
-                          ctx.infra().postgresDataDir());
-                    }));
+                    rep -> atRate(ctx, writers, watcher, rate, Duration.ofSeconds(30))));
       }
       ctx.report()
           .add(
@@ -133,5 +110,19 @@ public final class RelaySuite implements Suite {
     } finally {
       relay[0].close();
     }
+  }
+
+  /** One window at a fixed offered rate, once the relay has caught up with the previous one. */
+  private static Map<String, Double> atRate(
+      BenchContext ctx, OutboxWriters writers, AckWatcher watcher, double rate, Duration drain) {
+    CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
+    return OutboxRun.measure(
+        writers,
+        watcher,
+        ctx.options().warmup(),
+        ctx.options().window(),
+        rate,
+        drain,
+        ctx.infra().postgresDataDir());
   }
 }
