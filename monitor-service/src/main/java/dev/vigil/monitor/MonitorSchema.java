@@ -1,7 +1,7 @@
 package dev.vigil.monitor;
 
+import dev.vigil.kit.db.Database;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /**
  * The monitor's database schema: targets, state machine, incidents, history, probe leases and the
@@ -18,13 +18,6 @@ public final class MonitorSchema {
 
   /** Applies every pending monitor migration; idempotent and safe to run from several instances. */
   public static void migrate(DataSource dataSource) {
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations(LOCATION)
-        .table(HISTORY_TABLE)
-        .baselineOnMigrate(true)
-        .baselineVersion("0")
-        .load()
-        .migrate();
+    Database.migrate(dataSource, LOCATION, HISTORY_TABLE);
   }
 }

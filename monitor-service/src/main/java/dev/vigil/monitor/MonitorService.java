@@ -1,8 +1,7 @@
 package dev.vigil.monitor;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.vigil.kit.ConfigException;
+import dev.vigil.kit.db.Database;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.api.MonitorApi;
 import dev.vigil.monitor.history.RetentionJob;
@@ -63,9 +62,18 @@ public final class MonitorService implements AutoCloseable {
     Deque<AutoCloseable> parts = new ArrayDeque<>();
     try {
       List<TargetSpec> fileTargets = loadTargets(config);
-      HikariDataSource pool = pool(config);
-      parts.push(pool);
-      MonitorSchema.migrate(pool);
+      Database database =
+          Database.open(
+              new Database.Options(
+                  config.dbUrl(),
+                  config.dbUser(),
+                  config.dbPassword(),
+                  config.dbPoolSize(),
+                  "vigil-monitor",
+                  MonitorSchema.LOCATION,
+                  MonitorSchema.HISTORY_TABLE));
+      parts.push(database);
+      DataSource pool = database.dataSource();
       TargetStore targets = new TargetStore(pool);
       if (!fileTargets.isEmpty()) {
         targets.upsertAll(fileTargets, TargetStore.Source.FILE);
@@ -135,17 +143,6 @@ public final class MonitorService implements AutoCloseable {
     } catch (InvalidTargetException e) {
       throw new ConfigException("VIGIL_TARGETS_FILE is invalid: " + e.getMessage());
     }
-  }
-
-  private static HikariDataSource pool(MonitorConfig config) {
-    HikariConfig hikari = new HikariConfig();
-    hikari.setPoolName("vigil-monitor");
-    hikari.setJdbcUrl(config.dbUrl());
-    hikari.setUsername(config.dbUser());
-    hikari.setPassword(config.dbPassword());
-    hikari.setMaximumPoolSize(config.dbPoolSize());
-    hikari.setConnectionTimeout(10_000);
-    return new HikariDataSource(hikari);
   }
 
   private static double openIncidents(DataSource dataSource) {

@@ -1,13 +1,14 @@
 package dev.vigil.notifier;
 
 import dev.vigil.contract.AlertTopic;
+import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Redact;
+import dev.vigil.kit.SecretFile;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import dev.vigil.notifier.webhook.WebhookRoute;
 import dev.vigil.notifier.webhook.WebhookRoutes;
-import dev.vigil.notifier.webhook.WebhookSecret;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -229,10 +230,10 @@ public record NotifierConfig(
     WebhookRoutes routes = null;
     try {
       if (secretsFile != null) {
-        secretsText = WebhookRoutes.readFile(WEBHOOK_SECRETS_FILE.key(), Path.of(secretsFile));
+        secretsText = SecretFile.read(WEBHOOK_SECRETS_FILE.key(), Path.of(secretsFile));
       }
       if (tokenFile != null) {
-        token = WebhookRoutes.readFile(WEBHOOK_TOKEN_FILE.key(), Path.of(tokenFile));
+        token = SecretFile.read(WEBHOOK_TOKEN_FILE.key(), Path.of(tokenFile));
       }
       List<WebhookSecret> secrets = WebhookSecret.parseList(secretsText);
       if (secrets.isEmpty()) {

@@ -1,10 +1,10 @@
 package dev.vigil.notifier;
 
+import dev.vigil.kit.db.Database;
 import dev.vigil.notifier.api.HttpApi;
 import dev.vigil.notifier.delivery.Delivery;
 import dev.vigil.notifier.intake.ReceiptConsumer;
 import dev.vigil.notifier.intake.ReceiptRetention;
-import dev.vigil.notifier.internal.Database;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -40,13 +40,14 @@ public final class NotifierService implements AutoCloseable {
       parts.push(registry::close);
       Database database =
           Database.open(
-              config.dbUrl(),
-              config.dbUser(),
-              config.dbPassword(),
-              config.workers() + 4,
-              "notifier",
-              "classpath:db/notifier",
-              "flyway_notifier_history");
+              new Database.Options(
+                  config.dbUrl(),
+                  config.dbUser(),
+                  config.dbPassword(),
+                  config.workers() + 4,
+                  "notifier",
+                  "classpath:db/notifier",
+                  "flyway_notifier_history"));
       parts.push(database);
       Delivery delivery =
           new Delivery(

@@ -7,7 +7,7 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.notifier.receiver.ReceivedRequest;
+import dev.vigil.receiver.ReceivedRequest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -3,9 +3,9 @@ package dev.vigil.notifier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
-import dev.vigil.notifier.webhook.WebhookSecret;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -3,14 +3,14 @@ package dev.vigil.notifier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.Settings;
-import dev.vigil.notifier.receiver.ReceivedNotification;
-import dev.vigil.notifier.receiver.ReceiverConfig;
-import dev.vigil.notifier.receiver.ReferenceReceiver;
-import dev.vigil.notifier.webhook.WebhookSecret;
+import dev.vigil.receiver.ReceivedNotification;
+import dev.vigil.receiver.ReceiverConfig;
+import dev.vigil.receiver.ReferenceReceiver;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;

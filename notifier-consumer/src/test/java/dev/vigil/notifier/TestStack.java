@@ -5,14 +5,14 @@ import static org.awaitility.Awaitility.await;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.AlertTopic;
+import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.kit.Settings;
-import dev.vigil.notifier.receiver.ReceivedNotification;
-import dev.vigil.notifier.receiver.ReceivedRequest;
-import dev.vigil.notifier.receiver.ReferenceReceiver;
-import dev.vigil.notifier.receiver.TestReceivers;
-import dev.vigil.notifier.webhook.WebhookSecret;
+import dev.vigil.receiver.ReceivedNotification;
+import dev.vigil.receiver.ReceivedRequest;
+import dev.vigil.receiver.ReceiverConfig;
+import dev.vigil.receiver.ReferenceReceiver;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -57,7 +57,9 @@ final class TestStack implements AutoCloseable {
     this.topic = kafka.uniqueName("alerts");
     this.group = kafka.uniqueName("notifier");
     kafka.createTopic(topic, 3);
-    this.receiver = TestReceivers.start(db, SECRET);
+    this.receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.onAnyPort(db.jdbcUrl(), db.user(), db.password(), SECRET));
     receiver.onNotification(notifications::add);
     this.producer =
         new KafkaProducer<>(

@@ -1,8 +1,8 @@
 package dev.vigil.monitor.alert;
 
 import dev.vigil.contract.AlertEvent;
-import dev.vigil.monitor.db.DatabaseException;
-import dev.vigil.monitor.db.Transactions;
+import dev.vigil.kit.db.Database;
+import dev.vigil.kit.db.DatabaseException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -80,7 +80,7 @@ public final class Recorder {
   public RecordOutcome record(ProbeResult result, AlsoInTransaction also) {
     long start = System.nanoTime();
     RecordOutcome outcome =
-        Transactions.inTransaction(
+        Database.inTransaction(
             dataSource,
             "recording result of " + result.service(),
             connection -> {

@@ -1,7 +1,7 @@
 package dev.vigil.monitor.api;
 
 import dev.vigil.kit.DatabaseReadiness;
-import dev.vigil.monitor.db.DatabaseException;
+import dev.vigil.kit.db.DatabaseException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,7 +2,7 @@ package dev.vigil.monitor.history;
 
 import dev.vigil.contract.OutboxContract;
 import dev.vigil.kit.PeriodicTask;
-import dev.vigil.monitor.db.DatabaseException;
+import dev.vigil.kit.db.DatabaseException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package dev.vigil.monitor.target;
 
+import dev.vigil.kit.db.Database;
 import dev.vigil.monitor.alert.UnknownServiceException;
-import dev.vigil.monitor.db.Transactions;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -54,7 +54,7 @@ public final class TargetStore {
 
   /** Creates or replaces every target in one transaction (the file is applied all or nothing). */
   public void upsertAll(List<TargetSpec> targets, Source source) {
-    Transactions.inTransaction(
+    Database.inTransaction(
         dataSource,
         "storing " + targets.size() + " targets",
         connection -> {
@@ -72,7 +72,7 @@ public final class TargetStore {
    * @return false if a target of that name already exists (nothing written)
    */
   public boolean add(TargetSpec target) {
-    return Transactions.inTransaction(
+    return Database.inTransaction(
         dataSource,
         "adding target " + target.name(),
         connection -> {
@@ -90,7 +90,7 @@ public final class TargetStore {
    * @throws UnknownServiceException if there is no such target (nothing written)
    */
   public void update(TargetSpec target) {
-    Transactions.inTransaction(
+    Database.inTransaction(
         dataSource,
         "updating target " + target.name(),
         connection -> {
@@ -108,7 +108,7 @@ public final class TargetStore {
    * @throws UnknownServiceException if there is no such target
    */
   public void setEnabled(String name, boolean enabled) {
-    Transactions.inTransaction(
+    Database.inTransaction(
         dataSource,
         "enabling/disabling target " + name,
         connection -> {
@@ -135,7 +135,7 @@ public final class TargetStore {
   }
 
   private List<TargetSpec> query(String sql, String name) {
-    return Transactions.inTransaction(
+    return Database.inTransaction(
         dataSource,
         "reading targets",
         connection -> {

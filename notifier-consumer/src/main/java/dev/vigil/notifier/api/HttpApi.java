@@ -3,7 +3,7 @@ package dev.vigil.notifier.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vigil.kit.DatabaseReadiness;
-import dev.vigil.notifier.internal.Database;
+import dev.vigil.kit.db.Database;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

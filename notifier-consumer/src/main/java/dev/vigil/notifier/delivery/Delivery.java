@@ -1,6 +1,6 @@
 package dev.vigil.notifier.delivery;
 
-import dev.vigil.notifier.internal.Database;
+import dev.vigil.kit.db.Database;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,8 +1,8 @@
 package dev.vigil.notifier.delivery;
 
+import dev.vigil.contract.webhook.WebhookSignature;
 import dev.vigil.notifier.webhook.WebhookRoute;
 import dev.vigil.notifier.webhook.WebhookRoutes;
-import dev.vigil.notifier.webhook.WebhookSignature;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.vigil.notifier.intake;
 
-import dev.vigil.notifier.internal.Database;
+import dev.vigil.kit.db.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

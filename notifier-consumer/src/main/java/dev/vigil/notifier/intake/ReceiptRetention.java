@@ -1,7 +1,7 @@
 package dev.vigil.notifier.intake;
 
 import dev.vigil.kit.PeriodicTask;
-import dev.vigil.notifier.internal.Database;
+import dev.vigil.kit.db.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.PreparedStatement;

@@ -1,5 +1,6 @@
 package dev.vigil.notifier.webhook;
 
+import dev.vigil.contract.webhook.WebhookSecret;
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;

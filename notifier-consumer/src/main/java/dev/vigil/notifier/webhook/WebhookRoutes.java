@@ -1,9 +1,8 @@
 package dev.vigil.notifier.webhook;
 
-import java.io.IOException;
+import dev.vigil.contract.webhook.WebhookSecret;
+import dev.vigil.kit.SecretFile;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -106,18 +105,9 @@ public record WebhookRoutes(WebhookRoute defaultRoute, List<WebhookRoute> routes
       return value;
     }
     if (reference.startsWith("file:")) {
-      return readFile(match, Path.of(reference.substring(5)));
+      return SecretFile.read(match, Path.of(reference.substring(5)));
     }
     throw new IllegalArgumentException(
         "route '" + match + "': secrets and tokens must be env:NAME or file:PATH references");
-  }
-
-  /** Reads a secret file; the error names the file, never its content. */
-  public static String readFile(String what, Path path) {
-    try {
-      return Files.readString(path, StandardCharsets.UTF_8).strip();
-    } catch (IOException e) {
-      throw new IllegalArgumentException(what + ": cannot read secret file " + path);
-    }
   }
 }

@@ -5,15 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.notifier.internal.Database;
-import dev.vigil.notifier.receiver.ReceivedNotification;
-import dev.vigil.notifier.receiver.ReferenceReceiver;
-import dev.vigil.notifier.receiver.TestReceivers;
+import dev.vigil.kit.db.Database;
 import dev.vigil.notifier.webhook.WebhookRoute;
 import dev.vigil.notifier.webhook.WebhookRoutes;
-import dev.vigil.notifier.webhook.WebhookSecret;
+import dev.vigil.receiver.ReceivedNotification;
+import dev.vigil.receiver.ReceiverConfig;
+import dev.vigil.receiver.ReferenceReceiver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.sql.Connection;
@@ -110,17 +110,19 @@ class LeaseIT {
 
   static Database open(TestDatabase db) {
     return Database.open(
-        db.jdbcUrl(),
-        db.user(),
-        db.password(),
-        4,
-        "test",
-        "classpath:db/notifier",
-        "flyway_notifier_history");
+        new Database.Options(
+            db.jdbcUrl(),
+            db.user(),
+            db.password(),
+            4,
+            "test",
+            "classpath:db/notifier",
+            "flyway_notifier_history"));
   }
 
   static ReferenceReceiver receiver(TestDatabase db) {
-    return TestReceivers.start(db, SECRET);
+    return ReferenceReceiver.start(
+        ReceiverConfig.onAnyPort(db.jdbcUrl(), db.user(), db.password(), SECRET));
   }
 
   static Delivery delivery(Database database, ReferenceReceiver receiver) {

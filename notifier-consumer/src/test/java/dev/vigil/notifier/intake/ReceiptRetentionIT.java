@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.notifier.internal.Database;
+import dev.vigil.kit.db.Database;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -26,13 +26,14 @@ class ReceiptRetentionIT {
       throws Exception {
     try (Database database =
         Database.open(
-            db.jdbcUrl(),
-            db.user(),
-            db.password(),
-            4,
-            "test",
-            "classpath:db/notifier",
-            "flyway_notifier_history")) {
+            new Database.Options(
+                db.jdbcUrl(),
+                db.user(),
+                db.password(),
+                4,
+                "test",
+                "classpath:db/notifier",
+                "flyway_notifier_history"))) {
       try (Connection connection = db.connect();
           Statement statement = connection.createStatement()) {
         insert(statement, 25, "old-delivered", "DELIVERED", "delivered_at", "40 days");

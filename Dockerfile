@@ -1,0 +1,21 @@
+# One image recipe for every Vigil module; MODULE is the module's folder. Build context: the repository root.
+#   docker build --build-arg MODULE=monitor-service -t vigil/monitor-service .
+#   docker build --build-arg MODULE=tools/reference-receiver -t vigil/reference-receiver .
+FROM eclipse-temurin:21-jdk AS build
+ARG MODULE
+WORKDIR /src
+COPY . .
+RUN test -n "$MODULE" || { echo "build with --build-arg MODULE=<module folder>" >&2; exit 1; } \
+ && ./mvnw -B -q -pl "$MODULE" -am package -DskipTests \
+ && mkdir /out \
+ && cp -r "$MODULE/target/lib" /out/lib \
+ && cp "$MODULE/target/$(basename "$MODULE")"-*.jar /out/app.jar
+
+FROM eclipse-temurin:21-jre
+RUN groupadd --system vigil && useradd --system --gid vigil --uid 10001 --no-create-home vigil
+WORKDIR /app
+COPY --from=build /out/ /app/
+USER vigil
+EXPOSE 8080
+# Configuration comes only from the environment (see README, configuration reference); no secret is baked in.
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/app.jar"]

@@ -1,7 +1,0 @@
-package dev.vigil.notifier.receiver;
-
-import dev.vigil.contract.AlertEvent;
-import java.time.Instant;
-
-/** A notification the receiver stored for the first time. */
-public record ReceivedNotification(String webhookId, AlertEvent event, Instant receivedAt) {}

@@ -1,0 +1,259 @@
+package dev.vigil.local;
+
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertKind;
+import dev.vigil.kit.Settings;
+import dev.vigil.monitor.MonitorConfig;
+import dev.vigil.monitor.MonitorSchema;
+import dev.vigil.monitor.MonitorService;
+import dev.vigil.notifier.NotifierConfig;
+import dev.vigil.notifier.NotifierService;
+import dev.vigil.receiver.ReceiverConfig;
+import dev.vigil.receiver.ReferenceReceiver;
+import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.RelayService;
+import dev.vigil.relay.ops.RelayStatus;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The whole pipeline in one JVM: embedded PostgreSQL and Kafka (data kept in the data directory),
+ * the reference receiver, notifier, relay, demo targets and monitor, wired exactly as the separate
+ * services would be — through their settings — and stopped in reverse order.
+ */
+final class LocalStack implements AutoCloseable {
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final PrintStream out;
+
+  private LocalStack(PrintStream out) {
+    this.out = out;
+  }
+
+  /**
+   * Starts every part; if one fails, the parts already started are stopped and the failure is
+   * thrown.
+   */
+  static LocalStack start(LocalStackOptions options, Backing backing, PrintStream out) {
+    LocalStack stack = new LocalStack(out);
+    try {
+      stack.startAll(options, backing);
+      return stack;
+    } catch (RuntimeException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  private void startAll(LocalStackOptions options, Backing backing) {
+    Path data = options.dataDir().toAbsolutePath();
+    LocalSecrets secrets = LocalSecrets.loadOrCreate(data);
+
+    Map<String, String> common = new HashMap<>();
+    common.put("VIGIL_DB_URL", backing.jdbcUrl());
+    common.put("VIGIL_DB_USER", backing.dbUser());
+    common.put("VIGIL_DB_PASSWORD", backing.dbPassword());
+    common.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", backing.kafkaBootstrapServers());
+    common.put("VIGIL_WEBHOOK_SECRETS", secrets.webhookSecret());
+
+    String webhookUrl = options.webhookUrl();
+    if (webhookUrl == null) {
+      ReferenceReceiver receiver =
+          keep(
+              ReferenceReceiver.start(
+                  ReceiverConfig.from(
+                      settings(common, "VIGIL_HTTP_PORT", options.receiverPort()))));
+      receiver.onNotification(notification -> out.println(alertLine(notification.event())));
+      webhookUrl = "http://127.0.0.1:" + receiver.port() + "/webhook";
+    }
+
+    Map<String, String> notifier = new HashMap<>(common);
+    notifier.put("VIGIL_WEBHOOK_URL", webhookUrl);
+    notifier.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
+    notifier.put("VIGIL_ADMIN_TOKEN", secrets.adminToken());
+    NotifierService notifierService =
+        keep(
+            NotifierService.start(
+                NotifierConfig.from(
+                    settings(notifier, "VIGIL_HTTP_PORT", options.notifierPort()))));
+
+    // The relay streams only rows committed after its slot exists (snapshot mode no_data), so the
+    // outbox table
+    // must exist before the relay starts and the relay must stream before the monitor writes its
+    // first alert.
+    MonitorSchema.migrate(dataSource(backing));
+    RelayService relay =
+        keep(
+            RelayService.start(
+                RelayConfig.from(settings(common, "VIGIL_HTTP_PORT", options.relayPort()))));
+    awaitStreaming(relay, Duration.ofSeconds(60));
+
+    DemoTargets demo = keep(DemoTargets.start(options.demoTargetsPort()));
+    Path targetsFile =
+        options.targetsFile() != null
+            ? options.targetsFile().toAbsolutePath()
+            : writeDemoTargets(data.resolve("demo-targets.yaml"), demo);
+
+    Map<String, String> monitor = new HashMap<>(common);
+    monitor.put("VIGIL_API_TOKEN", secrets.apiToken());
+    monitor.put("VIGIL_TARGETS_FILE", targetsFile.toString());
+    MonitorService monitorService =
+        keep(
+            MonitorService.start(
+                MonitorConfig.from(settings(monitor, "VIGIL_HTTP_PORT", options.monitorPort()))));
+
+    out.printf(
+        """
+        Vigil is running (data in %s). Ctrl-C stops everything; running again resumes where it stopped.
+          monitor API      http://127.0.0.1:%d/api/services (mutating calls: Authorization: Bearer %s)
+          relay            http://127.0.0.1:%d/health  /metrics
+          notifier         http://127.0.0.1:%d/health  /metrics  /admin (Bearer %s)
+          webhook          %s
+          demo targets     %s  %s  %s
+          targets file     %s
+          PostgreSQL       %s (user %s)
+          Kafka            %s (topic vigil.alerts)
+        Delivered alerts appear below, one line each:
+        """,
+        data,
+        monitorService.httpPort(),
+        secrets.apiToken(),
+        relay.httpPort(),
+        notifierService.httpPort(),
+        secrets.adminToken(),
+        webhookUrl,
+        demo.url("healthy"),
+        demo.url("flapping"),
+        demo.url("maintenance"),
+        targetsFile,
+        backing.jdbcUrl(),
+        backing.dbUser(),
+        backing.kafkaBootstrapServers());
+    if (options.webhookUrl() != null) {
+      out.println(
+          "  (your webhook receives them; the notifier's /admin API shows what is pending or dead)");
+    }
+  }
+
+  /**
+   * Where the stack keeps its state: one PostgreSQL database shared by all services, and a Kafka
+   * broker.
+   */
+  record Backing(String jdbcUrl, String dbUser, String dbPassword, String kafkaBootstrapServers) {}
+
+  /** One readable line per delivered alert: time, service, kind, incident, downtime. */
+  static String alertLine(AlertEvent event) {
+    StringBuilder line =
+        new StringBuilder()
+            .append(TIME.format(event.occurredAt()))
+            .append("  ")
+            .append(String.format("%-12s", event.service()))
+            .append(String.format("%-10s", event.kind()))
+            .append("incident=")
+            .append(event.incidentId().toString(), 0, 8);
+    if (event.kind() == AlertKind.RECOVERED) {
+      line.append("  downtime=").append(humanDuration(event.downtime()));
+    } else if (event.lastError() != null) {
+      line.append("  error=").append(event.lastError());
+    }
+    return line.toString();
+  }
+
+  private static String humanDuration(Duration duration) {
+    long seconds = duration.toSeconds();
+    return seconds < 60
+        ? seconds + "s"
+        : (seconds / 60) + "m" + String.format("%02d", seconds % 60) + "s";
+  }
+
+  private static void awaitStreaming(RelayService relay, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (relay.status().state() != RelayStatus.State.STREAMING) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "relay not streaming after " + timeout + ": " + relay.status().reason());
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for the relay", e);
+      }
+    }
+  }
+
+  private static DataSource dataSource(Backing backing) {
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    dataSource.setURL(backing.jdbcUrl());
+    dataSource.setUser(backing.dbUser());
+    dataSource.setPassword(backing.dbPassword());
+    return dataSource;
+  }
+
+  private static Settings settings(Map<String, String> base, String key, int value) {
+    Map<String, String> values = new HashMap<>(base);
+    values.put(key, String.valueOf(value));
+    return new Settings(values);
+  }
+
+  private static Path writeDemoTargets(Path file, DemoTargets demo) {
+    StringBuilder yaml =
+        new StringBuilder("# Written by the local stack on every start.\ntargets:\n");
+    for (String name : new String[] {"healthy", "flapping", "maintenance"}) {
+      yaml.append("  - name: ")
+          .append(name)
+          .append("\n    url: ")
+          .append(demo.url(name))
+          .append("\n    interval: 2s\n    timeout: 1s\n    failureThreshold: 3\n");
+    }
+    try {
+      Files.writeString(file, yaml);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private <T extends AutoCloseable> T keep(T part) {
+    started.push(part);
+    return part;
+  }
+
+  /** Stops every part in reverse start order; a failure is reported and the rest still stopped. */
+  @Override
+  public void close() {
+    closeAll(started);
+  }
+
+  /**
+   * Pops and closes every part, most recently started first; a failure is reported and the rest
+   * still closed.
+   */
+  static void closeAll(Deque<AutoCloseable> parts) {
+    while (!parts.isEmpty()) {
+      AutoCloseable part = parts.pop();
+      try {
+        part.close();
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        System.err.println("while stopping " + part.getClass().getSimpleName() + ": " + e);
+      }
+    }
+  }
+}

@@ -1,0 +1,315 @@
+package dev.vigil.receiver;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.InvalidAlertEventException;
+import dev.vigil.contract.webhook.WebhookSignature;
+import dev.vigil.kit.db.Database;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A webhook receiver that does what the notifier asks of receivers: verify the Standard Webhooks
+ * signature and timestamp, store each {@code webhook-id} exactly once (its own table, own Flyway
+ * history), and answer 2xx only after the row is committed. A repeat with the same body is
+ * acknowledged again (200) without a second notification; a repeat with a different body is 409.
+ *
+ * <p>Answers: 200 stored or duplicate, 400 not a valid alert event, 401 bad token, signature or
+ * stale timestamp, 409 conflicting body. {@link #faults()} injects misbehaviour.
+ */
+public final class ReferenceReceiver implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ReferenceReceiver.class);
+  private static final int MAX_BODY = 1024 * 1024;
+
+  private final ReceiverConfig config;
+  private final Database database;
+  private final NotificationStore store;
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final ReceiverFaults faults;
+  private final List<Consumer<ReceivedNotification>> listeners = new CopyOnWriteArrayList<>();
+  private final List<ReceivedRequest> requests = new CopyOnWriteArrayList<>();
+  private final AtomicReference<Trap> trap = new AtomicReference<>();
+
+  private record Trap(String service, Runnable action) {}
+
+  private ReferenceReceiver(ReceiverConfig config, Database database) throws IOException {
+    this.config = config;
+    this.database = database;
+    this.store = new NotificationStore(database);
+    this.faults =
+        config.faults() == null ? new ReceiverFaults() : ReceiverFaults.parse(config.faults());
+    this.executor = Executors.newVirtualThreadPerTaskExecutor();
+    this.server = HttpServer.create(new InetSocketAddress(config.httpPort()), 1024);
+    server.setExecutor(executor);
+    server.createContext("/", this::handle);
+  }
+
+  /** Migrates its table, binds the port and starts answering. */
+  public static ReferenceReceiver start(ReceiverConfig config) {
+    Database database =
+        Database.open(
+            new Database.Options(
+                config.dbUrl(),
+                config.dbUser(),
+                config.dbPassword(),
+                16,
+                "receiver",
+                "classpath:db/receiver",
+                "flyway_receiver_history"));
+    try {
+      ReferenceReceiver receiver = new ReferenceReceiver(config, database);
+      receiver.server.start();
+      log.info("event=receiver_started port={} config={}", receiver.port(), config);
+      return receiver;
+    } catch (IOException e) {
+      database.close();
+      throw new UncheckedIOException("cannot bind receiver port " + config.httpPort(), e);
+    }
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** Called once per newly stored notification, after it is committed. */
+  public void onNotification(Consumer<ReceivedNotification> listener) {
+    listeners.add(listener);
+  }
+
+  /** Misbehaviour to inject; changes apply to the next requests. */
+  public ReceiverFaults faults() {
+    return faults;
+  }
+
+  /**
+   * For tests: runs {@code action} once, inside the next valid webhook request for {@code service},
+   * after its notification is stored and before it is answered. Something done here (killing the
+   * sender, say) happens while that request is certainly in flight, whatever the timing. Replaces
+   * an action not yet run.
+   */
+  public void onNextRequestFor(String service, Runnable action) {
+    trap.set(new Trap(service, action));
+  }
+
+  /**
+   * Every request seen so far, each logged just before its answer is written: once a client has its
+   * answer (or its dropped connection), its request is listed, after every request answered before
+   * it was sent.
+   */
+  public List<ReceivedRequest> requests() {
+    return List.copyOf(requests);
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    Instant arrived = Instant.now();
+    String webhookId = exchange.getRequestHeaders().getFirst(WebhookSignature.HEADER_ID);
+    try (exchange) {
+      Reply reply;
+      try {
+        reply = answer(exchange, webhookId);
+      } catch (RuntimeException e) {
+        log.warn("event=receiver_error webhook_id={} error=\"{}\"", webhookId, e.getMessage());
+        reply = Reply.FAILED;
+      }
+      // Logged before anything is written: whoever has the answer (or the dropped connection)
+      // finds this request in requests(), after every request answered before it.
+      requests.add(
+          new ReceivedRequest(
+              exchange.getRequestMethod(),
+              exchange.getRequestURI().getPath(),
+              webhookId,
+              arrived,
+              reply.status()));
+      reply.writeTo(exchange);
+    }
+  }
+
+  /**
+   * An answer decided but not yet written. Without a body nothing is written: closing the exchange
+   * then drops the connection.
+   */
+  private record Reply(int status, String body, String retryAfter) {
+    /** Stored, then the connection dropped: the acknowledgement is lost. */
+    static final Reply DROP = new Reply(-1, null, null);
+
+    /** Failed inside the receiver; logged as 500, the connection is dropped. */
+    static final Reply FAILED = new Reply(500, null, null);
+
+    void writeTo(HttpExchange exchange) throws IOException {
+      if (body == null) {
+        return;
+      }
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      if (retryAfter != null) {
+        exchange.getResponseHeaders().add("Retry-After", retryAfter);
+      }
+      exchange
+          .getResponseHeaders()
+          .add("Content-Type", body.startsWith("{") ? "application/json" : "text/plain");
+      exchange.sendResponseHeaders(status, bytes.length);
+      exchange.getResponseBody().write(bytes);
+    }
+  }
+
+  private Reply answer(HttpExchange exchange, String webhookId) throws IOException {
+    String method = exchange.getRequestMethod();
+    if (method.equals("GET") && exchange.getRequestURI().getPath().equals("/health")) {
+      return new Reply(200, "{\"status\":\"UP\"}", null);
+    }
+    if (exchange.getRequestURI().getPath().equals("/_faults")) {
+      return changeFaults(exchange, method);
+    }
+    if (!method.equals("POST")) {
+      return new Reply(405, "only POST", null);
+    }
+    if (config.bearerToken() != null && !tokenMatches(exchange)) {
+      return new Reply(401, "missing or wrong bearer token", null);
+    }
+    byte[] body = readBody(exchange.getRequestBody());
+    if (body == null) {
+      return new Reply(413, "body too large", null);
+    }
+    var headers = exchange.getRequestHeaders();
+    WebhookSignature.Verdict verdict =
+        WebhookSignature.verify(
+            config.secrets(),
+            webhookId,
+            headers.getFirst(WebhookSignature.HEADER_TIMESTAMP),
+            headers.getFirst(WebhookSignature.HEADER_SIGNATURE),
+            body,
+            Instant.now(),
+            config.tolerance());
+    if (verdict != WebhookSignature.Verdict.VALID) {
+      log.warn("event=webhook_refused webhook_id={} verdict={}", webhookId, verdict);
+      return new Reply(401, "signature check failed: " + verdict, null);
+    }
+    AlertEvent event;
+    try {
+      event = AlertEventJson.read(body);
+    } catch (InvalidAlertEventException e) {
+      return new Reply(400, e.getMessage(), null);
+    }
+    if (!event.eventId().toString().equals(webhookId)) {
+      return new Reply(400, "webhook-id does not match eventId", null);
+    }
+    Optional<ReceiverFaults.Fault> fault = faults.next(event.service());
+    if (fault.isPresent()) {
+      Reply early = applyBefore(exchange, fault.get());
+      if (early != null) {
+        return early;
+      }
+    }
+    NotificationStore.Result result =
+        store.store(webhookId, event, new String(body, StandardCharsets.UTF_8));
+    if (result == NotificationStore.Result.STORED) {
+      ReceivedNotification notification = new ReceivedNotification(webhookId, event, Instant.now());
+      for (Consumer<ReceivedNotification> listener : listeners) {
+        try {
+          listener.accept(notification);
+        } catch (RuntimeException e) {
+          log.warn("event=listener_failed webhook_id={} error=\"{}\"", webhookId, e.getMessage());
+        }
+      }
+    }
+    Trap armed = trap.get();
+    if (armed != null
+        && armed.service().equals(event.service())
+        && trap.compareAndSet(armed, null)) {
+      armed.action().run();
+    }
+    if (fault.isPresent() && fault.get().kind() == ReceiverFaults.Kind.DROP_AFTER_STORE) {
+      log.info("event=ack_dropped webhook_id={} result={}", webhookId, result);
+      return Reply.DROP;
+    }
+    return switch (result) {
+      case STORED, DUPLICATE -> new Reply(200, "{\"stored\":true}", null);
+      case CONFLICT -> new Reply(409, "webhook-id seen before with a different body", null);
+    };
+  }
+
+  /**
+   * Fault drills against a receiver in another process: {@code POST /_faults} adds rules in {@link
+   * ReceiverFaults#parse} form, {@code DELETE /_faults} clears them. Only when the receiver
+   * requires a bearer token is the same token required here.
+   */
+  private Reply changeFaults(HttpExchange exchange, String method) throws IOException {
+    if (config.bearerToken() != null && !tokenMatches(exchange)) {
+      return new Reply(401, "missing or wrong bearer token", null);
+    }
+    try {
+      switch (method) {
+        case "POST" -> {
+          byte[] body = readBody(exchange.getRequestBody());
+          faults.addAll(body == null ? "" : new String(body, StandardCharsets.UTF_8));
+        }
+        case "DELETE" -> faults.clear();
+        default -> {
+          return new Reply(405, "POST or DELETE", null);
+        }
+      }
+    } catch (IllegalArgumentException | dev.vigil.kit.ConfigException e) {
+      return new Reply(400, "bad fault rule: " + e.getMessage(), null);
+    }
+    log.info("event=receiver_faults_changed method={}", method);
+    return new Reply(200, "{\"ok\":true}", null);
+  }
+
+  private Reply applyBefore(HttpExchange exchange, ReceiverFaults.Fault fault) {
+    return switch (fault.kind()) {
+      case STATUS -> new Reply(fault.status(), "injected failure", null);
+      case RETRY_AFTER ->
+          new Reply(429, "injected rate limit", String.valueOf(fault.delay().toSeconds()));
+      case REDIRECT -> {
+        exchange.getResponseHeaders().add("Location", fault.location());
+        yield new Reply(302, "moved", null);
+      }
+      case DELAY -> {
+        try {
+          Thread.sleep(fault.delay());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        yield null;
+      }
+      case DROP_AFTER_STORE -> null;
+    };
+  }
+
+  private boolean tokenMatches(HttpExchange exchange) {
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    String expected = "Bearer " + config.bearerToken();
+    return header != null
+        && MessageDigest.isEqual(
+            expected.getBytes(StandardCharsets.UTF_8), header.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static byte[] readBody(InputStream in) throws IOException {
+    byte[] body = in.readNBytes(MAX_BODY + 1);
+    return body.length > MAX_BODY ? null : body;
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+    store.close();
+    database.close();
+  }
+}

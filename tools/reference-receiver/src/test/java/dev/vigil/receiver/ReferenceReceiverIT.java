@@ -1,0 +1,200 @@
+package dev.vigil.receiver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.webhook.WebhookSecret;
+import dev.vigil.contract.webhook.WebhookSignature;
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.VigilInfraExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(VigilInfraExtension.class)
+class ReferenceReceiverIT {
+  private static final String CURRENT = WebhookSecret.generate();
+  private static final String PREVIOUS = WebhookSecret.generate();
+  private static final List<String> CURRENT_ONLY = List.of(CURRENT);
+  private final HttpClient client = HttpClient.newHttpClient();
+
+  @Test
+  void acceptsGenuineSignaturesOnceAndRejectsTamperedStaleOrConflicting(TestDatabase db)
+      throws Exception {
+    try (ReferenceReceiver receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.onAnyPort(
+                db.jdbcUrl(), db.user(), db.password(), CURRENT + "," + PREVIOUS))) {
+      List<ReceivedNotification> stored = new CopyOnWriteArrayList<>();
+      receiver.onNotification(stored::add);
+      AlertEvent event =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "boom");
+      String body = AlertEventJson.write(event);
+      String id = event.eventId().toString();
+      long now = Instant.now().getEpochSecond();
+
+      assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).isEqualTo(200);
+      assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).as("repeat").isEqualTo(200);
+      assertThat(stored).hasSize(1);
+      assertThat(stored.getFirst().event()).isEqualTo(event);
+
+      String tampered = body.replace("boom", "fine");
+      assertThat(post(receiver, id, now, body, tampered, List.of(CURRENT))).isEqualTo(401);
+      assertThat(post(receiver, id, now - 600, body, body, List.of(CURRENT))).isEqualTo(401);
+      assertThat(post(receiver, id, now, body, body, List.of(WebhookSecret.generate())))
+          .isEqualTo(401);
+
+      AlertEvent other =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "x");
+      String otherBody = AlertEventJson.write(other);
+      String otherId = other.eventId().toString();
+      // rotation: signed with an unknown new secret and the still-accepted previous one
+      assertThat(
+              post(
+                  receiver,
+                  otherId,
+                  now,
+                  otherBody,
+                  otherBody,
+                  List.of(WebhookSecret.generate(), PREVIOUS)))
+          .isEqualTo(200);
+
+      String conflicting =
+          AlertEventJson.write(
+              AlertEvent.failed(
+                  event.eventId(), event.incidentId(), "web", event.occurredAt(), 9, "?"));
+      assertThat(post(receiver, id, now, conflicting, conflicting, List.of(CURRENT)))
+          .isEqualTo(409);
+
+      assertThat(stored).hasSize(2);
+      try (Connection connection = db.connect();
+          ResultSet rows =
+              connection.createStatement().executeQuery("select count(*) from received_webhook")) {
+        rows.next();
+        assertThat(rows.getInt(1)).isEqualTo(2);
+      }
+      assertThat(receiver.requests())
+          .extracting(ReceivedRequest::status)
+          .containsExactly(200, 200, 401, 401, 401, 200, 409);
+    }
+  }
+
+  @Test
+  void faultsCanBeInjectedOverHttpForDrills(TestDatabase db) throws Exception {
+    try (ReferenceReceiver receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.onAnyPort(db.jdbcUrl(), db.user(), db.password(), CURRENT))) {
+      URI faults = URI.create("http://localhost:" + receiver.port() + "/_faults");
+      HttpResponse<String> bad =
+          client.send(
+              HttpRequest.newBuilder(faults)
+                  .POST(HttpRequest.BodyPublishers.ofString("explode"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(bad.statusCode()).isEqualTo(400);
+      HttpResponse<String> added =
+          client.send(
+              HttpRequest.newBuilder(faults)
+                  .POST(HttpRequest.BodyPublishers.ofString("status=503 times=1"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(added.statusCode()).isEqualTo(200);
+      AlertEvent event =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "x");
+      String body = AlertEventJson.write(event);
+      long now = Instant.now().getEpochSecond();
+      String id = event.eventId().toString();
+      assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).isEqualTo(503);
+      assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void nextRequestActionRunsOnceAfterStoringAndBeforeAnswering(TestDatabase db) throws Exception {
+    try (ReferenceReceiver receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.onAnyPort(db.jdbcUrl(), db.user(), db.password(), CURRENT))) {
+      List<String> inside = new CopyOnWriteArrayList<>();
+      receiver.onNextRequestFor(
+          "web",
+          () -> inside.add(storedRows(db) + " stored, " + receiver.requests().size() + " logged"));
+      long now = Instant.now().getEpochSecond();
+      AlertEvent other =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "api", Instant.now(), 3, "x");
+      String otherBody = AlertEventJson.write(other);
+      assertThat(
+              post(receiver, other.eventId().toString(), now, otherBody, otherBody, CURRENT_ONLY))
+          .isEqualTo(200);
+      assertThat(inside).as("another service's request").isEmpty();
+
+      AlertEvent event =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "x");
+      String body = AlertEventJson.write(event);
+      String id = event.eventId().toString();
+      assertThat(post(receiver, id, now, body, body, CURRENT_ONLY)).isEqualTo(200);
+      assertThat(post(receiver, id, now, body, body, CURRENT_ONLY)).isEqualTo(200);
+      assertThat(inside).containsExactly("2 stored, 1 logged");
+    }
+  }
+
+  private static long storedRows(TestDatabase db) {
+    try (Connection connection = db.connect();
+        ResultSet rows =
+            connection.createStatement().executeQuery("select count(*) from received_webhook")) {
+      rows.next();
+      return rows.getLong(1);
+    } catch (java.sql.SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void faultRulesParseFromTextAndApplyPerService() {
+    ReceiverFaults faults =
+        ReceiverFaults.parse("status=503 times=2 service=a; retry-after=3 times=1; drop times=1");
+    assertThat(faults.next("b"))
+        .get()
+        .extracting(ReceiverFaults.Fault::kind)
+        .isEqualTo(ReceiverFaults.Kind.RETRY_AFTER);
+    assertThat(faults.next("a")).get().extracting(ReceiverFaults.Fault::status).isEqualTo(503);
+    assertThat(faults.next("a")).get().extracting(ReceiverFaults.Fault::status).isEqualTo(503);
+    assertThat(faults.next("a"))
+        .get()
+        .extracting(ReceiverFaults.Fault::kind)
+        .isEqualTo(ReceiverFaults.Kind.DROP_AFTER_STORE);
+    assertThat(faults.next("a")).isEmpty();
+  }
+
+  private int post(
+      ReferenceReceiver receiver,
+      String id,
+      long timestamp,
+      String signedBody,
+      String sentBody,
+      List<String> secrets)
+      throws Exception {
+    List<WebhookSecret> keys = secrets.stream().map(WebhookSecret::parse).toList();
+    String signature =
+        WebhookSignature.sign(keys, id, timestamp, signedBody.getBytes(StandardCharsets.UTF_8));
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + receiver.port() + "/hook"))
+            .header("Content-Type", "application/json")
+            .header(WebhookSignature.HEADER_ID, id)
+            .header(WebhookSignature.HEADER_TIMESTAMP, Long.toString(timestamp))
+            .header(WebhookSignature.HEADER_SIGNATURE, signature)
+            .POST(HttpRequest.BodyPublishers.ofString(sentBody))
+            .build();
+    return client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+}
