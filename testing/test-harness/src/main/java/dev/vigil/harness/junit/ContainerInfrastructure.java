@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
 import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
@@ -73,18 +74,12 @@ final class ContainerInfrastructure implements Infrastructure {
 
       @Override
       public void stop() {
-        DockerClientFactory.instance()
-            .client()
-            .pauseContainerCmd(container.getContainerId())
-            .exec();
+        pause(container);
       }
 
       @Override
       public void start() {
-        DockerClientFactory.instance()
-            .client()
-            .unpauseContainerCmd(container.getContainerId())
-            .exec();
+        unpause(container);
       }
 
       @Override
@@ -114,20 +109,23 @@ final class ContainerInfrastructure implements Infrastructure {
 
       @Override
       public void stop() {
-        DockerClientFactory.instance()
-            .client()
-            .pauseContainerCmd(container.getContainerId())
-            .exec();
+        pause(container);
       }
 
       @Override
       public void start() {
-        DockerClientFactory.instance()
-            .client()
-            .unpauseContainerCmd(container.getContainerId())
-            .exec();
+        unpause(container);
       }
     };
+  }
+
+  /** "Stopping" a shared container pauses it, so its address and data survive the "start". */
+  private static void pause(GenericContainer<?> container) {
+    DockerClientFactory.instance().client().pauseContainerCmd(container.getContainerId()).exec();
+  }
+
+  private static void unpause(GenericContainer<?> container) {
+    DockerClientFactory.instance().client().unpauseContainerCmd(container.getContainerId()).exec();
   }
 
   @Override
