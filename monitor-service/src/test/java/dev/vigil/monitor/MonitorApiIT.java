@@ -307,7 +307,7 @@ class MonitorApiIT {
   }
 
   private JsonNode get(String path) throws Exception {
-    HttpResponse<String> response = send("GET", path, null, null);
+    HttpResponse<String> response = send("GET", path, null, TOKEN);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return JSON.readTree(response.body());
   }
