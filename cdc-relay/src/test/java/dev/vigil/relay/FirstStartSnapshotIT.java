@@ -30,9 +30,21 @@ class FirstStartSnapshotIT {
     RelayFixture.createSequenceTable(db);
     Map<String, String> serviceById = new HashMap<>();
     try (Connection c = db.connect()) {
+      // created_at runs backwards while the early rows are written (a writer whose clock jumps
+      // back): the snapshot must still replay them in commit order, which is seq, not created_at.
+      try (var statement = c.createStatement()) {
+        statement.execute(
+            "alter table outbox alter column created_at set default"
+                + " timestamptz '2100-01-01' - (clock_timestamp() - timestamptz '2000-01-01')");
+      }
       for (int i = 0; i < 200; i++) {
         AlertEvent event = RelayFixture.insertNext(c, "early-" + (i % 10));
         serviceById.put(event.eventId().toString(), event.service());
+      }
+      c.setAutoCommit(true);
+      try (var statement = c.createStatement()) {
+        statement.execute(
+            "alter table outbox alter column created_at set default clock_timestamp()");
       }
     }
     String topic = kafka.uniqueName("alerts");

@@ -31,6 +31,8 @@ import java.util.UUID;
  *     WAL long before)
  * @param retentionBatch rows deleted per retention transaction
  * @param retentionInterval pause between retention runs
+ * @param heartbeatGrace time allowed beyond a push target's heartbeat before a missed heartbeat is
+ *     recorded as DOWN
  */
 public record MonitorConfig(
     String dbUrl,
@@ -49,7 +51,8 @@ public record MonitorConfig(
     Duration historyRetention,
     Duration outboxRetention,
     int retentionBatch,
-    Duration retentionInterval) {
+    Duration retentionInterval,
+    Duration heartbeatGrace) {
 
   static final Setting<String> DB_URL =
       Setting.string("VIGIL_DB_URL", null, "JDBC URL of the monitor database.");
@@ -117,6 +120,14 @@ public record MonitorConfig(
           Duration.ofHours(24),
           "Pause between retention runs.");
 
+  static final Setting<Duration> HEARTBEAT_GRACE =
+      Setting.duration(
+          "VIGIL_HEARTBEAT_GRACE",
+          "30s",
+          Duration.ZERO,
+          Duration.ofHours(1),
+          "Time allowed beyond a push target's heartbeat before the monitor records it DOWN.");
+
   /** Every setting of the monitor, for the configuration reference. */
   public static final List<Setting<?>> SETTINGS =
       List.of(
@@ -136,7 +147,8 @@ public record MonitorConfig(
           HISTORY_RETENTION,
           OUTBOX_RETENTION,
           RETENTION_BATCH,
-          RETENTION_INTERVAL);
+          RETENTION_INTERVAL,
+          HEARTBEAT_GRACE);
 
   public MonitorConfig {
     Objects.requireNonNull(dbUrl, "dbUrl is required");
@@ -153,6 +165,7 @@ public record MonitorConfig(
     Objects.requireNonNull(historyRetention, "historyRetention");
     Objects.requireNonNull(outboxRetention, "outboxRetention");
     Objects.requireNonNull(retentionInterval, "retentionInterval");
+    Objects.requireNonNull(heartbeatGrace, "heartbeatGrace");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("httpPort must be 0-65535");
     }
@@ -181,6 +194,7 @@ public record MonitorConfig(
     Duration outboxRetention = settings.get(OUTBOX_RETENTION);
     Integer retentionBatch = settings.get(RETENTION_BATCH);
     Duration retentionInterval = settings.get(RETENTION_INTERVAL);
+    Duration heartbeatGrace = settings.get(HEARTBEAT_GRACE);
     if (token != null && token.length() < 8) {
       settings.problem(API_TOKEN.key() + " must be at least 8 characters");
     }
@@ -202,7 +216,8 @@ public record MonitorConfig(
         retention,
         outboxRetention,
         retentionBatch,
-        retentionInterval);
+        retentionInterval,
+        heartbeatGrace);
   }
 
   private static String defaultInstanceId() {
@@ -243,6 +258,8 @@ public record MonitorConfig(
         + retentionBatch
         + ", retentionInterval="
         + retentionInterval
+        + ", heartbeatGrace="
+        + heartbeatGrace
         + "]";
   }
 }

@@ -5,6 +5,7 @@ import dev.vigil.kit.db.Database;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.api.MonitorApi;
 import dev.vigil.monitor.history.RetentionJob;
+import dev.vigil.monitor.probe.MissedHeartbeats;
 import dev.vigil.monitor.probe.ProbeScheduler;
 import dev.vigil.monitor.probe.Prober;
 import dev.vigil.monitor.probe.SchedulerSettings;
@@ -59,6 +60,14 @@ public final class MonitorService implements AutoCloseable {
    * @throws ConfigException if the targets file is invalid (message names file, target and field)
    */
   public static MonitorService start(MonitorConfig config) {
+    return start(config, Clock.systemUTC());
+  }
+
+  /**
+   * Starts with {@code clock} as this host's clock (probe start times, push validation, retention
+   * cut-offs). Nothing is ordered by it: results and outbox rows are ordered by the database.
+   */
+  public static MonitorService start(MonitorConfig config, Clock clock) {
     Deque<AutoCloseable> parts = new ArrayDeque<>();
     try {
       List<TargetSpec> fileTargets = loadTargets(config);
@@ -78,30 +87,30 @@ public final class MonitorService implements AutoCloseable {
       if (!fileTargets.isEmpty()) {
         targets.upsertAll(fileTargets, TargetStore.Source.FILE);
       }
-      Clock clock = Clock.systemUTC();
       PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       parts.push(metrics::close);
       Gauge.builder("vigil.monitor.incidents.open", pool, MonitorService::openIncidents)
           .description("Incidents currently open")
           .register(metrics);
-      Recorder recorder = new Recorder(pool, clock, metrics);
+      Recorder recorder = new Recorder(pool, metrics);
       Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics);
       parts.push(prober);
       if (config.schedulerEnabled()) {
+        SchedulerSettings schedulerSettings =
+            new SchedulerSettings(
+                config.instanceId(),
+                config.lease(),
+                config.claimBatch(),
+                config.claimPollInterval(),
+                config.maxInFlight());
         ProbeScheduler scheduler =
-            new ProbeScheduler(
-                pool,
-                recorder,
-                prober,
-                new SchedulerSettings(
-                    config.instanceId(),
-                    config.lease(),
-                    config.claimBatch(),
-                    config.claimPollInterval(),
-                    config.maxInFlight()),
-                metrics);
+            new ProbeScheduler(pool, recorder, prober, schedulerSettings, metrics);
         scheduler.start();
         parts.push(scheduler);
+        MissedHeartbeats heartbeats =
+            new MissedHeartbeats(pool, recorder, schedulerSettings, config.heartbeatGrace());
+        heartbeats.start();
+        parts.push(heartbeats);
       }
       RetentionJob retention =
           new RetentionJob(

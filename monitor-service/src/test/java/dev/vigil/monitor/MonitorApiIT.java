@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.AlertKind;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.ConfigException;
@@ -14,8 +17,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -208,6 +213,219 @@ class MonitorApiIT {
   }
 
   @Test
+  void pushedErrorWithNulOrOtherControlCharactersIs400NamingTheFieldAndWritesNothing()
+      throws Exception {
+    send("POST", "/api/targets", "{\"name\":\"batch\",\"type\":\"push\"}", TOKEN);
+    Map<String, List<String>> before = Tables.snapshot(db.dataSource());
+
+    for (String error :
+        List.of("a\\u0000b", "bell\\u0007", "esc\\u001b[31m", "c1\\u0085", "\\ud800x")) {
+      HttpResponse<String> response =
+          send(
+              "POST",
+              "/api/services/batch/results",
+              "{\"status\":\"DOWN\",\"error\":\"" + error + "\"}",
+              TOKEN);
+      assertBadRequest(response, "error");
+    }
+    assertBadRequest(
+        send(
+            "POST",
+            "/api/services/batch/results",
+            "{\"status\":\"UP\",\"startedAt\":12345}",
+            TOKEN),
+        "startedAt");
+    assertThat(Tables.snapshot(db.dataSource())).isEqualTo(before);
+
+    HttpResponse<String> multiLine =
+        send(
+            "POST",
+            "/api/services/batch/results",
+            "{\"status\":\"DOWN\",\"error\":\"line 1\\n\\tline 2 \\ud83d\\ude00\"}",
+            TOKEN);
+    assertThat(multiLine.statusCode()).as(multiLine.body()).isEqualTo(200);
+  }
+
+  @Test
+  void targetReadsNeedTheTokenAndRedactCredentialsInUrls() throws Exception {
+    HttpResponse<String> created =
+        send(
+            "POST",
+            "/api/targets",
+            "{\"name\":\"web\",\"url\":\"https://user:pw@example.test:8443/health?token=s3cr3t&x=1&bare#frag\"}",
+            TOKEN);
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(created.body()).doesNotContain("s3cr3t", "pw@", "bare", "frag");
+
+    for (String path : List.of("/api/targets", "/api/targets/web")) {
+      HttpResponse<String> anonymous = send("GET", path, null, null);
+      assertThat(anonymous.statusCode()).as(path).isEqualTo(401);
+      assertThat(anonymous.body()).doesNotContain("example.test");
+      assertThat(send("GET", path, null, "wrong-token-123").statusCode()).isEqualTo(401);
+    }
+    String redacted =
+        "https://<redacted>@example.test:8443/health?token=<redacted>&x=<redacted>&<redacted>#<redacted>";
+    assertThat(get("/api/targets").at("/targets/0/url").asText()).isEqualTo(redacted);
+    assertThat(get("/api/targets/web").get("url").asText()).isEqualTo(redacted);
+    assertThat(send("GET", "/api/targets", null, TOKEN).body()).doesNotContain("s3cr3t", "pw");
+  }
+
+  @Test
+  void disablingATargetWithAnOpenIncidentClosesItWithAResolvedRecovered() throws Exception {
+    send("POST", "/api/targets", "{\"name\":\"batch\",\"type\":\"push\"}", TOKEN);
+    String failedIncident = openIncidentByPushes("batch");
+
+    HttpResponse<String> disabled = send("POST", "/api/targets/batch/disable", "", TOKEN);
+
+    assertThat(disabled.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(disabled.body()).at("/closedIncident/resolution").asText())
+        .isEqualTo("target disabled");
+    List<AlertEvent> events = outbox();
+    assertThat(events)
+        .extracting(AlertEvent::kind)
+        .containsExactly(AlertKind.FAILED, AlertKind.RECOVERED);
+    AlertEvent recovered = events.get(1);
+    assertThat(recovered.incidentId().toString()).isEqualTo(failedIncident);
+    assertThat(recovered.resolution()).isEqualTo(AlertEvent.RESOLUTION_TARGET_DISABLED);
+    assertThat(recovered.consecutiveFailures()).isEqualTo(3);
+    assertThat(events.get(0).resolution()).isNull();
+    assertThat(get("/api/incidents?state=open").get("incidents")).isEmpty();
+    assertThat(get("/api/services/batch").has("openIncident")).isFalse();
+
+    // Disabling again, or re-enabling and disabling without an incident, writes no event.
+    assertThat(send("POST", "/api/targets/batch/disable", "", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(send("POST", "/api/targets/batch/enable", "", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(send("POST", "/api/targets/batch/disable", "", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(outbox()).hasSize(2);
+  }
+
+  @Test
+  void disablingThroughAnUpdateAlsoClosesTheIncident() throws Exception {
+    send("POST", "/api/targets", "{\"name\":\"batch\",\"type\":\"push\"}", TOKEN);
+    openIncidentByPushes("batch");
+
+    assertThat(
+            send("PUT", "/api/targets/batch", "{\"type\":\"push\",\"enabled\":false}", TOKEN)
+                .statusCode())
+        .isEqualTo(200);
+
+    assertThat(outbox())
+        .extracting(AlertEvent::resolution)
+        .containsExactly(null, "target disabled");
+  }
+
+  @Test
+  void deletingATargetWithAnOpenIncidentClosesItThenRemovesTheTarget() throws Exception {
+    send("POST", "/api/targets", "{\"name\":\"batch\",\"type\":\"push\"}", TOKEN);
+    String incident = openIncidentByPushes("batch");
+
+    assertThat(send("DELETE", "/api/targets/batch", null, null).statusCode()).isEqualTo(401);
+    HttpResponse<String> deleted = send("DELETE", "/api/targets/batch", null, TOKEN);
+
+    assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+    List<AlertEvent> events = outbox();
+    assertThat(events).hasSize(2);
+    assertThat(events.get(1).incidentId().toString()).isEqualTo(incident);
+    assertThat(events.get(1).resolution()).isEqualTo(AlertEvent.RESOLUTION_TARGET_DELETED);
+    assertThat(send("GET", "/api/services/batch", null, null).statusCode()).isEqualTo(404);
+    assertThat(send("DELETE", "/api/targets/batch", null, TOKEN).statusCode()).isEqualTo(404);
+    for (String table :
+        List.of(
+            "targets",
+            "alert_state",
+            "incidents",
+            "check_history",
+            "health_status",
+            "probe_schedule")) {
+      assertThat(Tables.count(db.dataSource(), "select count(*) from " + table)).as(table).isZero();
+    }
+    // The name can be used again, from a clean state.
+    assertThat(
+            send("POST", "/api/targets", "{\"name\":\"batch\",\"type\":\"push\"}", TOKEN)
+                .statusCode())
+        .isEqualTo(201);
+  }
+
+  @Test
+  void heartbeatIsValidatedNamingTargetAndField() throws Exception {
+    HttpResponse<String> onHttp =
+        send(
+            "POST",
+            "/api/targets",
+            "{\"name\":\"web\",\"url\":\"http://x/\",\"heartbeat\":\"2m\"}",
+            TOKEN);
+    assertBadRequest(onHttp, "heartbeat");
+    assertThat(onHttp.body()).contains("'web'", "only a push target");
+    assertBadRequest(
+        send(
+            "POST",
+            "/api/targets",
+            "{\"name\":\"b\",\"type\":\"push\",\"heartbeat\":\"soon\"}",
+            TOKEN),
+        "heartbeat");
+    assertBadRequest(
+        send(
+            "POST",
+            "/api/targets",
+            "{\"name\":\"b\",\"type\":\"push\",\"heartbeat\":\"99999999999999999999h\"}",
+            TOKEN),
+        "heartbeat");
+    assertBadRequest(
+        send(
+            "POST",
+            "/api/targets",
+            "{\"name\":\"b\",\"type\":\"push\",\"heartbeat\":\"500ms\"}",
+            TOKEN),
+        "heartbeat");
+    HttpResponse<String> ok =
+        send(
+            "POST",
+            "/api/targets",
+            "{\"name\":\"b\",\"type\":\"push\",\"heartbeat\":\"2m\"}",
+            TOKEN);
+    assertThat(ok.statusCode()).isEqualTo(201);
+    assertThat(get("/api/targets/b").get("heartbeat").asText()).isEqualTo("120000ms");
+  }
+
+  @Test
+  void heartbeatInTheTargetsFileIsValidatedNamingFileTargetAndField(TestDatabase other)
+      throws IOException {
+    Path file = dir.resolve("targets.yaml");
+    Files.writeString(file, "targets:\n  - name: nightly\n    type: push\n    heartbeat: 0s\n");
+    assertThatThrownBy(
+            () -> MonitorService.start(MonitorConfig.from(new Settings(settings(other, file)))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("#1 'nightly'")
+        .hasMessageContaining("field 'heartbeat'");
+  }
+
+  /** Three DOWN pushes: the incident opens. Returns its id. */
+  private String openIncidentByPushes(String name) throws Exception {
+    JsonNode last = null;
+    for (int i = 0; i < 3; i++) {
+      HttpResponse<String> response =
+          send(
+              "POST",
+              "/api/services/" + name + "/results",
+              "{\"status\":\"DOWN\",\"error\":\"exit 1\"}",
+              TOKEN);
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      last = JSON.readTree(response.body());
+    }
+    assertThat(last.at("/event/kind").asText()).isEqualTo("FAILED");
+    return last.at("/event/incidentId").asText();
+  }
+
+  private List<AlertEvent> outbox() throws Exception {
+    try (Connection connection = db.dataSource().getConnection()) {
+      return Tables.rows(connection, "select payload::text from outbox order by seq").stream()
+          .map(json -> AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8)))
+          .toList();
+    }
+  }
+
+  @Test
   void healthAndMetricsAreServed() throws Exception {
     JsonNode health = get("/health");
     assertThat(health.get("ready").asBoolean()).isTrue();
@@ -307,7 +525,7 @@ class MonitorApiIT {
   }
 
   private JsonNode get(String path) throws Exception {
-    HttpResponse<String> response = send("GET", path, null, null);
+    HttpResponse<String> response = send("GET", path, null, TOKEN);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return JSON.readTree(response.body());
   }

@@ -40,17 +40,15 @@ final class EngineProperties {
     p.setProperty("publication.autocreate.mode", "disabled");
     p.setProperty("snapshot.mode", config.snapshotMode());
     // With snapshot.mode=initial a first start also sends the rows already in the outbox; read them
-    // in the order
-    // they were written so each service's events keep their order.
+    // in commit order (seq, numbered under the service's lock; never a host's clock) so each
+    // service's events keep their order.
     p.setProperty("snapshot.select.statement.overrides", OutboxContract.QUALIFIED_TABLE);
     p.setProperty(
         "snapshot.select.statement.overrides." + OutboxContract.QUALIFIED_TABLE,
         "select * from "
             + OutboxContract.QUALIFIED_TABLE
             + " order by "
-            + OutboxContract.COLUMN_CREATED_AT
-            + ", "
-            + OutboxContract.COLUMN_ID);
+            + OutboxContract.COLUMN_SEQ);
     p.setProperty(
         "table.include.list", OutboxContract.QUALIFIED_TABLE + "," + RelaySchema.HEARTBEAT_TABLE);
     p.setProperty("lsn.flush.mode", "connector");

@@ -25,6 +25,9 @@ import java.util.UUID;
  * @param lastError the last probe error, at most {@link #MAX_ERROR_LENGTH} characters, or null
  * @param openedAt RECOVERED only: when the incident was opened
  * @param downtime RECOVERED only: from {@code openedAt} to {@code occurredAt}
+ * @param resolution RECOVERED only, optional: why the incident was closed when it was not closed by
+ *     successful checks, e.g. {@value #RESOLUTION_TARGET_DISABLED}; null (absent from the JSON) for
+ *     an ordinary recovery. Added within schema version 1 (additive).
  */
 public record AlertEvent(
     int schemaVersion,
@@ -36,13 +39,27 @@ public record AlertEvent(
     int consecutiveFailures,
     String lastError,
     Instant openedAt,
-    Duration downtime) {
+    Duration downtime,
+    String resolution) {
 
   /** The schema version this code writes, and the only one it reads. */
   public static final int CURRENT_SCHEMA_VERSION = 1;
 
   /** Upper bound of {@link #lastError}; longer errors are cut by {@link #boundedError(String)}. */
   public static final int MAX_ERROR_LENGTH = 500;
+
+  /** Upper bound of {@link #resolution}. */
+  public static final int MAX_RESOLUTION_LENGTH = 200;
+
+  /**
+   * {@link #resolution} of the RECOVERED written when a target with an open incident is disabled.
+   */
+  public static final String RESOLUTION_TARGET_DISABLED = "target disabled";
+
+  /**
+   * {@link #resolution} of the RECOVERED written when a target with an open incident is deleted.
+   */
+  public static final String RESOLUTION_TARGET_DELETED = "target deleted";
 
   public AlertEvent {
     if (schemaVersion != CURRENT_SCHEMA_VERSION) {
@@ -78,9 +95,41 @@ public record AlertEvent(
       if (downtime.isNegative()) {
         throw new IllegalArgumentException("downtime must not be negative, was " + downtime);
       }
-    } else if (openedAt != null || downtime != null) {
-      throw new IllegalArgumentException("openedAt and downtime are only set on RECOVERED");
+    } else if (openedAt != null || downtime != null || resolution != null) {
+      throw new IllegalArgumentException(
+          "openedAt, downtime and resolution are only set on RECOVERED");
     }
+    if (resolution != null
+        && (resolution.isBlank() || resolution.length() > MAX_RESOLUTION_LENGTH)) {
+      throw new IllegalArgumentException(
+          "resolution must be 1-" + MAX_RESOLUTION_LENGTH + " characters when present");
+    }
+  }
+
+  /** An event without {@link #resolution} (the shape before the field was added). */
+  public AlertEvent(
+      int schemaVersion,
+      UUID eventId,
+      UUID incidentId,
+      String service,
+      AlertKind kind,
+      Instant occurredAt,
+      int consecutiveFailures,
+      String lastError,
+      Instant openedAt,
+      Duration downtime) {
+    this(
+        schemaVersion,
+        eventId,
+        incidentId,
+        service,
+        kind,
+        occurredAt,
+        consecutiveFailures,
+        lastError,
+        openedAt,
+        downtime,
+        null);
   }
 
   /** A FAILED event for a newly opened incident. */
@@ -100,6 +149,7 @@ public record AlertEvent(
         occurredAt,
         consecutiveFailures,
         boundedError(lastError),
+        null,
         null,
         null);
   }
@@ -125,7 +175,27 @@ public record AlertEvent(
         openedAt,
         Duration.between(openedAt, occurredAt).isNegative()
             ? Duration.ZERO
-            : Duration.between(openedAt, occurredAt));
+            : Duration.between(openedAt, occurredAt),
+        null);
+  }
+
+  /** This RECOVERED event with a {@link #resolution} saying why the incident was closed. */
+  public AlertEvent withResolution(String why) {
+    if (kind != AlertKind.RECOVERED) {
+      throw new IllegalStateException("only a RECOVERED event has a resolution");
+    }
+    return new AlertEvent(
+        schemaVersion,
+        eventId,
+        incidentId,
+        service,
+        kind,
+        occurredAt,
+        consecutiveFailures,
+        lastError,
+        openedAt,
+        downtime,
+        why);
   }
 
   /**
@@ -136,6 +206,11 @@ public record AlertEvent(
     if (error == null || error.length() <= MAX_ERROR_LENGTH) {
       return error;
     }
-    return error.substring(0, MAX_ERROR_LENGTH - 1) + "…";
+    int end = MAX_ERROR_LENGTH - 1;
+    // Never cut a surrogate pair in half: a lone surrogate is not valid text anywhere downstream.
+    if (Character.isHighSurrogate(error.charAt(end - 1))) {
+      end--;
+    }
+    return error.substring(0, end) + "…";
   }
 }

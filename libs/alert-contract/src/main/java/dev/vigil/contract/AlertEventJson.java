@@ -41,7 +41,10 @@ public final class AlertEventJson {
     return MAPPER;
   }
 
-  /** Serializes an event; fields that are null (openedAt, downtime on FAILED) are omitted. */
+  /**
+   * Serializes an event; fields that are null (openedAt, downtime on FAILED, resolution unless an
+   * incident was closed for another reason than recovery) are omitted.
+   */
   public static String write(AlertEvent event) {
     try {
       JsonNode tree = MAPPER.valueToTree(event);
@@ -98,7 +101,8 @@ public final class AlertEventJson {
           requiredInt(root, "consecutiveFailures"),
           root.hasNonNull("lastError") ? root.get("lastError").asText() : null,
           instant(root, "openedAt", false),
-          duration(root, "downtime"));
+          duration(root, "downtime"),
+          root.hasNonNull("resolution") ? requiredText(root, "resolution") : null);
     } catch (InvalidAlertEventException e) {
       throw e;
     } catch (NullPointerException | IllegalArgumentException e) {

@@ -4,8 +4,9 @@ package dev.vigil.contract;
  * Names shared by the outbox writer (monitor-service migrations) and the relay (Debezium
  * configuration). The table follows Debezium's outbox shape: {@code id} (event id), {@code
  * aggregatetype}, {@code aggregateid} (service), {@code type} (kind), {@code payload} (jsonb), plus
- * {@code incident_id}, {@code schema_version} and {@code created_at}. Rows are only ever inserted
- * (and deleted by the monitor's retention once old).
+ * {@code incident_id}, {@code schema_version}, {@code created_at} (the database's time) and {@code
+ * seq} (commit order per service). Rows are only ever inserted (and deleted by the monitor's
+ * retention once old).
  */
 public final class OutboxContract {
   /** Schema holding the outbox table. */
@@ -28,6 +29,13 @@ public final class OutboxContract {
   public static final String COLUMN_INCIDENT_ID = "incident_id";
   public static final String COLUMN_SCHEMA_VERSION = "schema_version";
   public static final String COLUMN_CREATED_AT = "created_at";
+
+  /**
+   * Insertion number ({@code generated always as identity}). The monitor inserts a service's rows
+   * while holding that service's lock, so one service's rows are numbered in commit order; a
+   * snapshot reads {@code order by seq}. Never a host's clock.
+   */
+  public static final String COLUMN_SEQ = "seq";
 
   private OutboxContract() {}
 }

@@ -81,6 +81,52 @@ class AlertEventJsonTest {
   }
 
   @Test
+  void resolutionIsWrittenOnlyWhenSetAndRoundTrips() {
+    AlertEvent recovered =
+        AlertEvent.recovered(
+            UUID.randomUUID(), UUID.randomUUID(), "db", OPENED.plusSeconds(5), 3, "x", OPENED);
+    AlertEvent closedByDisable = recovered.withResolution(AlertEvent.RESOLUTION_TARGET_DISABLED);
+
+    assertThat(AlertEventJson.write(recovered)).doesNotContain("resolution");
+    String json = AlertEventJson.write(closedByDisable);
+    assertThat(json).contains("\"resolution\":\"target disabled\"");
+    assertThat(read(json)).isEqualTo(closedByDisable);
+    assertThat(read(AlertEventJson.write(recovered)).resolution()).isNull();
+  }
+
+  @Test
+  void resolutionIsOnlyForRecoveredAndMustBeText() {
+    AlertEvent failed =
+        AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "db", OPENED, 3, null);
+    assertThatThrownBy(() -> failed.withResolution("target disabled"))
+        .isInstanceOf(IllegalStateException.class);
+    String recovered =
+        AlertEventJson.write(
+            AlertEvent.recovered(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                "db",
+                OPENED.plusSeconds(1),
+                3,
+                null,
+                OPENED));
+    assertThatThrownBy(() -> read(recovered.replaceFirst("\\{", "{\"resolution\":7,")))
+        .hasMessage("resolution: must be a string");
+    assertThatThrownBy(() -> read(recovered.replaceFirst("\\{", "{\"resolution\":\" \",")))
+        .isInstanceOf(InvalidAlertEventException.class);
+  }
+
+  @Test
+  void boundingNeverSplitsASurrogatePair() {
+    String error = "x".repeat(AlertEvent.MAX_ERROR_LENGTH - 2) + "\uD83D\uDE00" + "tail";
+
+    String bounded = AlertEvent.boundedError(error);
+
+    assertThat(bounded).endsWith("x…");
+    assertThat(Character.isHighSurrogate(bounded.charAt(bounded.length() - 2))).isFalse();
+  }
+
+  @Test
   void recoveredRequiresOpenedAtAndNonNegativeDowntime() {
     assertThatThrownBy(
             () ->

@@ -9,14 +9,22 @@ import java.util.Objects;
 /**
  * The outcome of one check of one service, before it is recorded.
  *
+ * <p>Results are ordered by the database, never by a host's clock: {@code order} is a number from
+ * the database sequence {@code result_order}, taken when a scheduled probe was claimed. A result
+ * without one (pushed, missed heartbeat) is numbered when it is recorded. The recorder rejects a
+ * result whose number is not above the last recorded one, so a slow probe never overwrites a newer
+ * state, whatever the clocks of the instances say.
+ *
  * @param service normalized service (target) name
  * @param status UP or DOWN
- * @param startedAt when the probe started; results are ordered by it and a result that did not
- *     start after the last recorded one is rejected as stale (kept to microseconds, as stored)
+ * @param startedAt when the check started by the clock of whoever ran it (informational, kept to
+ *     microseconds); null means "at recording", and the recorder takes the database's time. For a
+ *     pushed result it is the external checker's own value, compared only with its earlier values.
  * @param latencyMs how long the probe took, or null if unknown (pushed results)
  * @param httpStatus the HTTP status received, or null
  * @param error short reason for DOWN (never credentials or query strings), null for UP
- * @param source scheduled probe or pushed result
+ * @param source scheduled probe, pushed result or missed heartbeat
+ * @param order the {@code result_order} number taken when the check was claimed, or null
  */
 public record ProbeResult(
     String service,
@@ -25,17 +33,38 @@ public record ProbeResult(
     Long latencyMs,
     Integer httpStatus,
     String error,
-    ResultSource source) {
+    ResultSource source,
+    Long order) {
 
   public ProbeResult {
     if (!ServiceNames.isValid(service)) {
       throw new IllegalArgumentException("service '" + service + "' is not a normalized name");
     }
     Objects.requireNonNull(status, "status is missing");
-    Objects.requireNonNull(startedAt, "startedAt is missing");
     Objects.requireNonNull(source, "source is missing");
-    startedAt = startedAt.truncatedTo(ChronoUnit.MICROS);
+    if (startedAt == null && source == ResultSource.PROBE) {
+      throw new IllegalArgumentException("a probe result needs startedAt");
+    }
+    startedAt = startedAt == null ? null : startedAt.truncatedTo(ChronoUnit.MICROS);
     error = AlertEvent.boundedError(error);
+  }
+
+  /** A result without a claim number (numbered when recorded). */
+  public ProbeResult(
+      String service,
+      ProbeStatus status,
+      Instant startedAt,
+      Long latencyMs,
+      Integer httpStatus,
+      String error,
+      ResultSource source) {
+    this(service, status, startedAt, latencyMs, httpStatus, error, source, null);
+  }
+
+  /** This result, ordered by the number its claim took from {@code result_order}. */
+  public ProbeResult withOrder(long claimOrder) {
+    return new ProbeResult(
+        service, status, startedAt, latencyMs, httpStatus, error, source, claimOrder);
   }
 
   /** An UP result of a scheduled probe. */
@@ -49,5 +78,11 @@ public record ProbeResult(
       String service, Instant startedAt, long latencyMs, Integer httpStatus, String error) {
     return new ProbeResult(
         service, ProbeStatus.DOWN, startedAt, latencyMs, httpStatus, error, ResultSource.PROBE);
+  }
+
+  /** The DOWN result the monitor records for a push target that did not report in time. */
+  public static ProbeResult missedHeartbeat(String service, String error, long claimOrder) {
+    return new ProbeResult(
+        service, ProbeStatus.DOWN, null, null, null, error, ResultSource.HEARTBEAT, claimOrder);
   }
 }

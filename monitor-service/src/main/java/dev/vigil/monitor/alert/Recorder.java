@@ -8,9 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -23,24 +21,28 @@ import org.slf4j.LoggerFactory;
  * alert_state} row ({@code FOR UPDATE}), updates the counters, opens or closes the incident,
  * upserts {@code health_status}, appends {@code check_history} and inserts at most one outbox row;
  * any failure rolls all of it back. The row lock serialises recorders of one service across threads
- * and instances, so every committed result sees the state left by the previous one. A result whose
- * probe did not start after the last recorded one is stale and rejected without writing anything.
- * Retrying a failed recording is safe: nothing of it was committed.
+ * and instances, so every committed result sees the state left by the previous one.
+ *
+ * <p>One clock for ordering: a result's place is its {@code result_order} number (taken when its
+ * probe was claimed, or under the row lock when it has none), and every time written (recorded at,
+ * incident opened/closed, the event's occurredAt and the outbox row's created_at) is the database's
+ * {@code clock_timestamp()} read under the row lock. No host clock orders anything, so instances
+ * whose clocks differ record each other's results. A result whose number is not above the last
+ * recorded one is stale and rejected without writing anything. Retrying a failed recording is safe:
+ * nothing of it was committed.
  */
 public final class Recorder {
   private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
 
   private final DataSource dataSource;
-  private final Clock clock;
   private final RecorderSql sql = new RecorderSql();
   private final Timer transactionTimer;
   private final Counter failedRows;
   private final Counter recoveredRows;
   private final Counter staleResults;
 
-  public Recorder(DataSource dataSource, Clock clock, MeterRegistry registry) {
+  public Recorder(DataSource dataSource, MeterRegistry registry) {
     this.dataSource = dataSource;
-    this.clock = clock;
     this.transactionTimer =
         Timer.builder("vigil.monitor.recorder.transaction")
             .description("Time to record one result, commit included")
@@ -105,19 +107,24 @@ public final class Recorder {
     if (connection.getAutoCommit()) {
       throw new IllegalStateException("recording needs a transaction (auto-commit is on)");
     }
-    RecorderSql.Locked locked = sql.lockState(connection, result.service());
+    RecorderSql.Locked locked = sql.lockState(connection, result.service(), result.order() == null);
     if (locked == null) {
       throw new UnknownServiceException(result.service());
     }
-    if (locked.lastStartedAt() != null && !result.startedAt().isAfter(locked.lastStartedAt())) {
-      return RecordOutcome.rejected(
-          "stale: probe started at "
-              + result.startedAt()
-              + ", not after the last recorded one at "
-              + locked.lastStartedAt(),
-          locked.state());
+    String stale = staleReason(result, locked);
+    if (stale != null) {
+      return RecordOutcome.rejected(stale, locked.state());
     }
-    Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+    Instant now = locked.now();
+    long order = result.order() != null ? result.order() : locked.newOrder();
+    boolean checkerTime = result.source() == ResultSource.PUSH && result.startedAt() != null;
+    RecorderSql.Written written =
+        new RecorderSql.Written(
+            result,
+            result.startedAt() != null ? result.startedAt() : now,
+            order,
+            checkerTime ? result.startedAt() : locked.lastPushedStartedAt(),
+            now);
     AlertStateMachine.Step step =
         AlertStateMachine.apply(
             locked.state(),
@@ -141,7 +148,7 @@ public final class Recorder {
           }
           case CLOSE -> {
             UUID incident = locked.state().openIncident();
-            Instant openedAt = sql.closeIncident(connection, incident, now);
+            Instant openedAt = sql.closeIncident(connection, incident, now, true);
             yield AlertEvent.recovered(
                 UUID.randomUUID(),
                 incident,
@@ -158,11 +165,35 @@ public final class Recorder {
             yield null;
           }
         };
-    sql.writeResult(connection, result, next, lastError, now);
+    sql.writeResult(connection, written, next, lastError);
     if (event != null) {
       sql.insertOutbox(connection, event);
     }
     return RecordOutcome.accepted(next, event);
+  }
+
+  /** Why {@code result} is older than the last recorded one, or null if it is newer. */
+  private static String staleReason(ProbeResult result, RecorderSql.Locked locked) {
+    if (result.order() != null
+        && locked.lastResultSeq() != null
+        && result.order() <= locked.lastResultSeq()) {
+      return "stale: result #"
+          + result.order()
+          + " was claimed before the last recorded one (#"
+          + locked.lastResultSeq()
+          + ")";
+    }
+    // An external checker's own startedAt values are compared with each other only (one clock).
+    if (result.source() == ResultSource.PUSH
+        && result.startedAt() != null
+        && locked.lastPushedStartedAt() != null
+        && !result.startedAt().isAfter(locked.lastPushedStartedAt())) {
+      return "stale: startedAt "
+          + result.startedAt()
+          + " is not after the last pushed startedAt "
+          + locked.lastPushedStartedAt();
+    }
+    return null;
   }
 
   private void afterCommit(ProbeResult result, RecordOutcome outcome) {

@@ -15,37 +15,60 @@ import java.util.UUID;
 /** The statements of one recording, in the order {@link Recorder} runs them. */
 final class RecorderSql {
 
-  /** The locked state row plus the target's thresholds. */
+  /**
+   * The locked state row plus the target's thresholds, the database's time taken after the lock was
+   * granted, and a new {@code result_order} number when one was asked for (else null).
+   */
   record Locked(
       AlertStateMachine.State state,
-      Instant lastStartedAt,
+      Long lastResultSeq,
+      Instant lastPushedStartedAt,
       String lastError,
       int failureThreshold,
-      int recoveryThreshold) {}
+      int recoveryThreshold,
+      Instant now,
+      Long newOrder) {}
 
   // The thresholds come from the statement's snapshot of targets: a concurrent threshold change
   // applies from the next result on. Incident rows are never read here; closeIncident reads the
   // opening time from the row it updates, which is always the latest committed version.
+  //
+  // The locking query is a materialized CTE so that clock_timestamp() and nextval() in the outer
+  // select run after the row lock was granted: the time and the number of a result are those of
+  // the moment it holds the service, which makes both increase in commit order per service.
   private static final String LOCK =
       """
-      select a.consecutive_failures, a.consecutive_successes, a.failures_before_successes,
-             a.open_incident_id, a.last_started_at, a.last_error,
-             t.failure_threshold, t.recovery_threshold
-        from alert_state a
-        join targets t on t.name = a.service
-       where a.service = ?
-         for update of a
+      with locked as materialized (
+          select a.consecutive_failures, a.consecutive_successes, a.failures_before_successes,
+                 a.open_incident_id, a.last_result_seq, a.last_pushed_started_at, a.last_error,
+                 t.failure_threshold, t.recovery_threshold
+            from alert_state a
+            join targets t on t.name = a.service
+           where a.service = ?
+             for update of a
+      )
+      select locked.*, clock_timestamp(),
+             case when ? then nextval('result_order') end
+        from locked
       """;
 
-  // One round trip for the three writes every accepted result makes.
+  // One round trip for the writes every accepted result makes. A push target with a heartbeat gets
+  // its deadline moved to one heartbeat after this result (the database's time).
   private static final String WRITE_RESULT =
       """
       with state as (
           update alert_state
              set consecutive_failures = ?, consecutive_successes = ?,
                  failures_before_successes = ?, open_incident_id = ?,
-                 last_started_at = ?, last_error = ?, updated_at = ?
+                 last_started_at = ?, last_error = ?, updated_at = ?,
+                 last_result_seq = ?, last_pushed_started_at = ?
            where service = ?
+      ), deadline as (
+          update probe_schedule s
+             set next_due_at = ?::timestamptz + make_interval(secs => t.heartbeat_ms / 1000.0)
+            from targets t
+           where s.target = ? and t.name = s.target and t.kind = 'push'
+             and t.heartbeat_ms is not null
       ), health as (
           insert into health_status
                  (service, status, since, checked_at, started_at, latency_ms, http_status, error,
@@ -64,9 +87,11 @@ final class RecorderSql {
       values (?, ?, ?, ?, ?, ?, ?, ?)
       """;
 
-  Locked lockState(Connection connection, String service) throws SQLException {
+  /** Locks the service's state row; {@code newOrder}: also take a {@code result_order} number. */
+  Locked lockState(Connection connection, String service, boolean newOrder) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(LOCK)) {
       statement.setString(1, service);
+      statement.setBoolean(2, newOrder);
       try (ResultSet rs = statement.executeQuery()) {
         if (!rs.next()) {
           return null;
@@ -74,11 +99,30 @@ final class RecorderSql {
         return new Locked(
             new AlertStateMachine.State(
                 rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getObject(4, UUID.class)),
-            instant(rs.getTimestamp(5)),
-            rs.getString(6),
-            rs.getInt(7),
-            rs.getInt(8));
+            rs.getObject(5, Long.class),
+            instant(rs.getTimestamp(6)),
+            rs.getString(7),
+            rs.getInt(8),
+            rs.getInt(9),
+            rs.getTimestamp(10).toInstant(),
+            rs.getObject(11, Long.class));
       }
+    }
+  }
+
+  /** Resets the counters and forgets the incident (it was closed without a recovery). */
+  void resetState(Connection connection, String service, Instant now) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            """
+            update alert_state
+               set consecutive_failures = 0, consecutive_successes = 0,
+                   failures_before_successes = 0, open_incident_id = null, updated_at = ?
+             where service = ?
+            """)) {
+      statement.setTimestamp(1, Timestamp.from(now));
+      statement.setString(2, service);
+      statement.executeUpdate();
     }
   }
 
@@ -100,17 +144,22 @@ final class RecorderSql {
     }
   }
 
-  /** Closes the incident and returns when it was opened. */
-  Instant closeIncident(Connection connection, UUID id, Instant now) throws SQLException {
+  /**
+   * Closes the incident and returns when it was opened; {@code byResult}: a recorded result closed
+   * it (and is counted in probe_count).
+   */
+  Instant closeIncident(Connection connection, UUID id, Instant now, boolean byResult)
+      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             """
-            update incidents set closed_at = ?, probe_count = probe_count + 1
+            update incidents set closed_at = ?, probe_count = probe_count + ?
              where id = ? and closed_at is null
             returning opened_at
             """)) {
       statement.setTimestamp(1, Timestamp.from(now));
-      statement.setObject(2, id);
+      statement.setInt(2, byResult ? 1 : 0);
+      statement.setObject(3, id);
       try (ResultSet rs = statement.executeQuery()) {
         if (!rs.next()) {
           throw new IllegalStateException("open incident " + id + " not found");
@@ -134,33 +183,42 @@ final class RecorderSql {
     }
   }
 
-  /** Updates the state row, upserts health_status and appends check_history, in one statement. */
+  /** What an accepted result writes besides the counters. */
+  record Written(
+      ProbeResult result, Instant startedAt, long order, Instant pushedStartedAt, Instant now) {}
+
+  /**
+   * Updates the state row, moves a push target's heartbeat deadline, upserts health_status and
+   * appends check_history, in one statement.
+   */
   void writeResult(
-      Connection connection,
-      ProbeResult result,
-      AlertStateMachine.State next,
-      String lastError,
-      Instant now)
+      Connection connection, Written written, AlertStateMachine.State next, String lastError)
       throws SQLException {
+    ProbeResult result = written.result();
     try (PreparedStatement statement = connection.prepareStatement(WRITE_RESULT)) {
-      Timestamp recordedAt = Timestamp.from(now);
+      Timestamp recordedAt = Timestamp.from(written.now());
       statement.setInt(1, next.failures());
       statement.setInt(2, next.successes());
       statement.setInt(3, next.failuresBeforeSuccesses());
       statement.setObject(4, next.openIncident());
-      statement.setTimestamp(5, Timestamp.from(result.startedAt()));
+      statement.setTimestamp(5, Timestamp.from(written.startedAt()));
       statement.setString(6, lastError);
       statement.setTimestamp(7, recordedAt);
-      statement.setString(8, result.service());
-      statement.setString(9, result.service());
-      statement.setString(10, result.status().name());
+      statement.setLong(8, written.order());
+      statement.setTimestamp(
+          9, written.pushedStartedAt() == null ? null : Timestamp.from(written.pushedStartedAt()));
+      statement.setString(10, result.service());
       statement.setTimestamp(11, recordedAt);
-      statement.setTimestamp(12, recordedAt);
-      bindResult(statement, 13, result);
-      statement.setString(18, result.service());
-      statement.setString(19, result.status().name());
-      statement.setTimestamp(20, recordedAt);
-      bindResult(statement, 21, result);
+      statement.setString(12, result.service());
+      statement.setString(13, result.service());
+      statement.setString(14, result.status().name());
+      statement.setTimestamp(15, recordedAt);
+      statement.setTimestamp(16, recordedAt);
+      bindResult(statement, 17, written);
+      statement.setString(22, result.service());
+      statement.setString(23, result.status().name());
+      statement.setTimestamp(24, recordedAt);
+      bindResult(statement, 25, written);
       statement.executeUpdate();
     }
   }
@@ -195,9 +253,10 @@ final class RecorderSql {
   }
 
   /** Binds started_at, latency_ms, http_status, error, source from {@code index} on. */
-  private static void bindResult(PreparedStatement statement, int index, ProbeResult result)
+  private static void bindResult(PreparedStatement statement, int index, Written written)
       throws SQLException {
-    statement.setTimestamp(index, Timestamp.from(result.startedAt()));
+    ProbeResult result = written.result();
+    statement.setTimestamp(index, Timestamp.from(written.startedAt()));
     if (result.latencyMs() == null) {
       statement.setNull(index + 1, Types.BIGINT);
     } else {

@@ -7,7 +7,9 @@ public enum ResultSource {
   /** A probe run by a monitor instance's scheduler. */
   PROBE,
   /** A result pushed through the API by an external checker. */
-  PUSH;
+  PUSH,
+  /** A DOWN recorded by the monitor because a push target did not report within its heartbeat. */
+  HEARTBEAT;
 
   String column() {
     return name().toLowerCase(Locale.ROOT);

@@ -19,11 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The monitor's HTTP API. Reads are open; every mutating call ({@code POST}, {@code PUT}, {@code
- * DELETE}) needs {@code Authorization: Bearer <token>}. An unknown service is 404; an invalid body
- * is 400 with {@code field} and {@code error}; a refused request writes nothing (validation happens
- * before the single transaction that writes). Pushed results go through the same {@link Recorder}
- * as scheduled probes.
+ * The monitor's HTTP API. Reads of services and incidents are open; every mutating call ({@code
+ * POST}, {@code PUT}, {@code DELETE}) and every read of target definitions ({@code /api/targets…},
+ * which name hosts and paths) needs {@code Authorization: Bearer <token>}. An unknown service is
+ * 404; an invalid body is 400 with {@code field} and {@code error}; a refused request writes
+ * nothing (validation happens before the single transaction that writes). Pushed results go through
+ * the same {@link Recorder} as scheduled probes.
  */
 public final class MonitorApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MonitorApi.class);
@@ -94,7 +95,7 @@ public final class MonitorApi implements AutoCloseable {
   }
 
   private void authorize(Context ctx) {
-    if (!MUTATING.contains(ctx.method())) {
+    if (!MUTATING.contains(ctx.method()) && !isTargetsPath(ctx.path())) {
       return;
     }
     String header = ctx.header("Authorization");
@@ -106,6 +107,10 @@ public final class MonitorApi implements AutoCloseable {
       ctx.header("WWW-Authenticate", "Bearer");
       throw new ApiException(401, "Authorization", "a valid bearer token is required");
     }
+  }
+
+  private static boolean isTargetsPath(String path) {
+    return path.equals("/api/targets") || path.startsWith("/api/targets/");
   }
 
   private void health(Context ctx) {

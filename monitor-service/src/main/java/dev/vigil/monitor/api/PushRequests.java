@@ -12,8 +12,11 @@ import java.util.Set;
 
 /**
  * Parses a pushed result: {@code {"status": "UP"|"DOWN", "error": "...", "startedAt":
- * "2026-01-01T00:00:00Z", "latencyMs": 12, "httpStatus": 200}}; only {@code status} is required,
- * {@code startedAt} defaults to the time of receipt. Every problem names the field.
+ * "2026-01-01T00:00:00Z", "latencyMs": 12, "httpStatus": 200}}; only {@code status} is required.
+ * Without {@code startedAt} the result is placed by its arrival and stamped with the database's
+ * time when recorded; with it, it must be later than the checker's previous {@code startedAt}.
+ * Every problem names the field; text with control characters (other than tab and line breaks) or
+ * unpaired surrogates is refused, since it cannot be stored or shown safely.
  */
 final class PushRequests {
   private static final Set<String> FIELDS =
@@ -49,14 +52,17 @@ final class PushRequests {
       if (!errorNode.isTextual()) {
         throw ApiException.badRequest("error", "must be a string");
       }
-      error = AlertEvent.boundedError(errorNode.asText());
+      error = AlertEvent.boundedError(checkedText("error", errorNode.asText()));
     }
     if (verdict == ProbeStatus.DOWN && error == null) {
       error = "reported DOWN by external checker";
     }
-    Instant startedAt = receivedAt;
+    Instant startedAt = null;
     JsonNode started = body.get("startedAt");
     if (started != null && !started.isNull()) {
+      if (!started.isTextual()) {
+        throw ApiException.badRequest("startedAt", "must be an ISO-8601 instant string");
+      }
       try {
         startedAt = Instant.parse(started.asText());
       } catch (DateTimeParseException e) {
@@ -76,6 +82,33 @@ final class PushRequests {
         httpStatus == null ? null : httpStatus.intValue(),
         verdict == ProbeStatus.UP ? null : error,
         ResultSource.PUSH);
+  }
+
+  /** {@code text} unchanged, or a 400 naming {@code field} if it holds what cannot be stored. */
+  static String checkedText(String field, String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r') {
+        throw ApiException.badRequest(
+            field,
+            String.format(
+                "contains the control character U+%04X at position %d; NUL and other control"
+                    + " characters are not accepted",
+                (int) c, i));
+      }
+      if (Character.isSurrogate(c)) {
+        boolean paired =
+            Character.isHighSurrogate(c)
+                && i + 1 < text.length()
+                && Character.isLowSurrogate(text.charAt(i + 1));
+        if (!paired) {
+          throw ApiException.badRequest(
+              field, "contains an unpaired surrogate at position " + i + "; it is not valid text");
+        }
+        i++;
+      }
+    }
+    return text;
   }
 
   private static Long number(JsonNode body, String field, long min, long max) {

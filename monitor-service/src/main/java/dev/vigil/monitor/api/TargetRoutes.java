@@ -11,9 +11,14 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Target management: list, read, add, update, enable and disable. */
+/**
+ * Target management: list, read, add, update, enable, disable and delete. Every route needs the
+ * bearer token (see {@link MonitorApi}); definitions are shown with URL credentials, query values
+ * and fragments redacted.
+ */
 final class TargetRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(TargetRoutes.class);
+  private static final String REDACTED = "<redacted>";
 
   private final TargetStore targets;
 
@@ -34,6 +39,23 @@ final class TargetRoutes {
     routes.put("/api/targets/{name}", this::updateTarget);
     routes.post("/api/targets/{name}/disable", ctx -> setEnabled(ctx, false));
     routes.post("/api/targets/{name}/enable", ctx -> setEnabled(ctx, true));
+    routes.delete("/api/targets/{name}", this::deleteTarget);
+  }
+
+  private void deleteTarget(Context ctx) {
+    String name = Http.name(ctx);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("deleted", name);
+    targets.delete(name).ifPresent(event -> body.put("closedIncident", closed(event)));
+    Http.json(ctx, 200, body);
+  }
+
+  private static Map<String, Object> closed(dev.vigil.contract.AlertEvent event) {
+    Map<String, Object> closed = new LinkedHashMap<>();
+    closed.put("incidentId", event.incidentId());
+    closed.put("eventId", event.eventId());
+    closed.put("resolution", event.resolution());
+    return closed;
   }
 
   private void addTarget(Context ctx) {
@@ -55,9 +77,11 @@ final class TargetRoutes {
 
   private void setEnabled(Context ctx, boolean enabled) {
     String name = Http.name(ctx);
-    targets.setEnabled(name, enabled);
+    var closed = targets.setEnabled(name, enabled);
     LOG.info("target {} service={}", enabled ? "enabled" : "disabled", name);
-    Http.json(ctx, 200, describe(existingTarget(ctx)));
+    Map<String, Object> body = describe(existingTarget(ctx));
+    closed.ifPresent(event -> body.put("closedIncident", closed(event)));
+    Http.json(ctx, 200, body);
   }
 
   private TargetSpec existingTarget(Context ctx) {
@@ -79,13 +103,38 @@ final class TargetRoutes {
     target.put("recoveryThreshold", spec.recoveryThreshold());
     target.put("followRedirects", spec.followRedirects());
     target.put("enabled", spec.enabled());
+    if (spec.heartbeat() != null) {
+      target.put("heartbeat", spec.heartbeat().toMillis() + "ms");
+    }
     return target;
   }
 
-  /** The URL without user info, so credentials are never echoed. */
-  private static String redacted(java.net.URI url) {
-    return url.getRawUserInfo() == null
-        ? url.toString()
-        : url.toString().replace(url.getRawUserInfo() + "@", "***@");
+  /**
+   * The URL with user info, every query value and the fragment replaced by {@code <redacted>}
+   * (names of parameters with a value are kept), so credentials are never echoed: {@code
+   * https://<redacted>@host/p?token=<redacted>}.
+   */
+  static String redacted(java.net.URI url) {
+    StringBuilder text = new StringBuilder();
+    text.append(url.getScheme()).append("://");
+    if (url.getRawUserInfo() != null) {
+      text.append(REDACTED).append('@');
+    }
+    text.append(url.getRawAuthority().substring(url.getRawAuthority().lastIndexOf('@') + 1));
+    text.append(url.getRawPath() == null ? "" : url.getRawPath());
+    if (url.getRawQuery() != null) {
+      text.append('?');
+      String[] pairs = url.getRawQuery().split("&", -1);
+      for (int i = 0; i < pairs.length; i++) {
+        int equals = pairs[i].indexOf('=');
+        // A parameter without '=' may itself be the secret (?s3cr3t): nothing of it is shown.
+        text.append(i == 0 ? "" : "&")
+            .append(equals < 0 ? REDACTED : pairs[i].substring(0, equals) + "=" + REDACTED);
+      }
+    }
+    if (url.getRawFragment() != null) {
+      text.append('#').append(REDACTED);
+    }
+    return text.toString();
   }
 }

@@ -21,8 +21,11 @@ import java.util.UUID;
  * whole intervals from the previous due time, so the schedule does not drift with probe latency.
  */
 final class Leases {
-  /** A claimed target: what to probe and the token needed to release it. */
-  record Claim(TargetSpec target, UUID token, long leaseEndsNanos) {}
+  /**
+   * A claimed target: what to probe, the token needed to release it, and the {@code result_order}
+   * number the claim took (the result's place in the service's order).
+   */
+  record Claim(TargetSpec target, UUID token, long leaseEndsNanos, long order) {}
 
   private static final String CLAIM =
       """
@@ -45,7 +48,8 @@ final class Leases {
        where s.target = due.target and t.name = s.target
       returning t.name, t.url, t.method, t.interval_ms, t.timeout_ms, t.connect_timeout_ms,
                 t.accepted_status, t.failure_threshold, t.recovery_threshold, t.follow_redirects,
-                (extract(epoch from (s.lease_until - now())) * 1000)::bigint
+                (extract(epoch from (s.lease_until - now())) * 1000)::bigint,
+                nextval('result_order')
       """;
 
   private static final String RELEASE =
@@ -83,7 +87,8 @@ final class Leases {
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
           long leaseMillis = rs.getLong(11);
-          claims.add(new Claim(target(rs), token, claimedAt + leaseMillis * 1_000_000));
+          claims.add(
+              new Claim(target(rs), token, claimedAt + leaseMillis * 1_000_000, rs.getLong(12)));
         }
       }
     }

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>Guarantees: a target is probed by at most one instance at a time (lease); a crashed instance's
  * targets are probed again once its leases expire; the next due time is computed from the previous
  * due time, so intervals do not drift. A result whose lease was lost is still offered to the
- * recorder, which rejects it if a newer result was recorded meanwhile.
+ * recorder, which rejects it if a newer result was recorded meanwhile: its place is the number its
+ * claim took in the database, never a host's clock.
  */
 public final class ProbeScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ProbeScheduler.class);
@@ -145,7 +146,7 @@ public final class ProbeScheduler implements AutoCloseable {
         return;
       }
       long started = System.nanoTime();
-      ProbeResult result = prober.probe(target);
+      ProbeResult result = prober.probe(target).withOrder(claim.order());
       long probed = System.nanoTime();
       recorder.record(
           result,

@@ -25,6 +25,8 @@ public final class TargetParser {
   static final Duration MAX_INTERVAL = Duration.ofHours(1);
   static final Duration MIN_TIMEOUT = Duration.ofMillis(100);
   static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
+  static final Duration MIN_HEARTBEAT = Duration.ofSeconds(1);
+  static final Duration MAX_HEARTBEAT = Duration.ofDays(7);
 
   private static final Set<String> FIELDS =
       Set.of(
@@ -39,8 +41,9 @@ public final class TargetParser {
           "failureThreshold",
           "recoveryThreshold",
           "followRedirects",
-          "enabled");
-  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+          "enabled",
+          "heartbeat");
+  private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m|h)");
 
   private final String source;
   private final String label;
@@ -114,6 +117,11 @@ public final class TargetParser {
     if (connectTimeout.compareTo(timeout) > 0) {
       throw invalid("connectTimeout", "must not exceed the timeout (" + timeout + ")");
     }
+    Duration heartbeat = duration("heartbeat", null, MIN_HEARTBEAT, MAX_HEARTBEAT);
+    if (heartbeat != null && kind != TargetKind.PUSH) {
+      throw invalid(
+          "heartbeat", "only a push target takes a heartbeat (an http target is probed instead)");
+    }
     return new TargetSpec(
         name,
         kind,
@@ -126,7 +134,8 @@ public final class TargetParser {
         integer("failureThreshold", DEFAULT_FAILURE_THRESHOLD, 1, 100),
         integer("recoveryThreshold", DEFAULT_RECOVERY_THRESHOLD, 1, 100),
         bool("followRedirects", false),
-        bool("enabled", true));
+        bool("enabled", true),
+        heartbeat);
   }
 
   private String name(String forcedName) {
@@ -260,7 +269,12 @@ public final class TargetParser {
   }
 
   private static String human(Duration duration) {
-    return duration.toMillis() < 1000 ? duration.toMillis() + "ms" : duration.toSeconds() + "s";
+    if (duration.toMillis() < 1000) {
+      return duration.toMillis() + "ms";
+    }
+    return duration.toSeconds() % 3600 == 0 && duration.toHours() > 1
+        ? duration.toHours() + "h"
+        : duration.toSeconds() + "s";
   }
 
   private InvalidTargetException invalid(String field, String reason) {

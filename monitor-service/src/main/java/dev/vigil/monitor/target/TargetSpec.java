@@ -21,6 +21,9 @@ import java.util.Objects;
  * @param recoveryThreshold consecutive UP that close it
  * @param followRedirects whether 3xx responses are followed
  * @param enabled disabled targets are neither probed nor accept pushes
+ * @param heartbeat PUSH only, optional: how often the external checker promises to report; when no
+ *     result arrives within it (plus the monitor's grace) the monitor records a DOWN result. Null:
+ *     silence is not watched.
  */
 public record TargetSpec(
     String name,
@@ -34,7 +37,8 @@ public record TargetSpec(
     int failureThreshold,
     int recoveryThreshold,
     boolean followRedirects,
-    boolean enabled) {
+    boolean enabled,
+    Duration heartbeat) {
 
   public TargetSpec {
     if (!ServiceNames.isValid(name)) {
@@ -55,6 +59,40 @@ public record TargetSpec(
     if (failureThreshold < 1 || recoveryThreshold < 1) {
       throw new IllegalArgumentException("thresholds must be at least 1");
     }
+    if (heartbeat != null
+        && (kind != TargetKind.PUSH || heartbeat.isNegative() || heartbeat.isZero())) {
+      throw new IllegalArgumentException("only a push target has a heartbeat, and it is positive");
+    }
+  }
+
+  /** A target without a heartbeat. */
+  public TargetSpec(
+      String name,
+      TargetKind kind,
+      URI url,
+      String method,
+      Duration interval,
+      Duration timeout,
+      Duration connectTimeout,
+      StatusCodes acceptedStatus,
+      int failureThreshold,
+      int recoveryThreshold,
+      boolean followRedirects,
+      boolean enabled) {
+    this(
+        name,
+        kind,
+        url,
+        method,
+        interval,
+        timeout,
+        connectTimeout,
+        acceptedStatus,
+        failureThreshold,
+        recoveryThreshold,
+        followRedirects,
+        enabled,
+        null);
   }
 
   /** A push target with default thresholds, e.g. for tests and external checkers. */
@@ -88,6 +126,25 @@ public record TargetSpec(
         failures,
         recoveries,
         followRedirects,
-        enabled);
+        enabled,
+        heartbeat);
+  }
+
+  /** A copy with another heartbeat (null: none). */
+  public TargetSpec withHeartbeat(Duration every) {
+    return new TargetSpec(
+        name,
+        kind,
+        url,
+        method,
+        interval,
+        timeout,
+        connectTimeout,
+        acceptedStatus,
+        failureThreshold,
+        recoveryThreshold,
+        followRedirects,
+        enabled,
+        every);
   }
 }

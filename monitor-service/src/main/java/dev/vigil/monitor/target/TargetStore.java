@@ -1,6 +1,8 @@
 package dev.vigil.monitor.target;
 
+import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.db.Database;
+import dev.vigil.monitor.alert.IncidentCloser;
 import dev.vigil.monitor.alert.UnknownServiceException;
 import java.net.URI;
 import java.sql.Connection;
@@ -27,8 +29,8 @@ public final class TargetStore {
       """
       insert into targets (name, kind, url, method, interval_ms, timeout_ms, connect_timeout_ms,
                            accepted_status, failure_threshold, recovery_threshold,
-                           follow_redirects, enabled, source)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           follow_redirects, enabled, source, heartbeat_ms)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       on conflict (name) do update
          set kind = excluded.kind, url = excluded.url, method = excluded.method,
              interval_ms = excluded.interval_ms, timeout_ms = excluded.timeout_ms,
@@ -37,10 +39,29 @@ public final class TargetStore {
              failure_threshold = excluded.failure_threshold,
              recovery_threshold = excluded.recovery_threshold,
              follow_redirects = excluded.follow_redirects, enabled = excluded.enabled,
-             source = excluded.source, updated_at = now()
+             source = excluded.source, heartbeat_ms = excluded.heartbeat_ms, updated_at = now()
       """;
 
+  // Every change of a target takes the service's alert_state row lock first, before any lock on
+  // the targets row: the recorder holds that lock while its inserts take a key-share lock on the
+  // targets row, so the other order could deadlock with a recording.
+  private static final String LOCK_STATE = "select 1 from alert_state where service = ? for update";
+
+  // A push target's heartbeat deadline starts one heartbeat from now (the database's clock).
+  private static final String ARM_HEARTBEAT =
+      """
+      update probe_schedule s
+         set next_due_at = now() + make_interval(secs => t.heartbeat_ms / 1000.0)
+        from targets t
+       where s.target = ? and t.name = s.target and t.kind = 'push'
+         and t.heartbeat_ms is not null
+      """;
+
+  /** The stored fields that decide whether a heartbeat deadline must start again. */
+  private record Previous(String kind, Integer heartbeatMs, boolean enabled) {}
+
   private final DataSource dataSource;
+  private final IncidentCloser closer = new IncidentCloser();
 
   public TargetStore(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -52,18 +73,23 @@ public final class TargetStore {
     API
   }
 
-  /** Creates or replaces every target in one transaction (the file is applied all or nothing). */
+  /**
+   * Creates or replaces every target in one transaction (the file is applied all or nothing). A
+   * target stored disabled has its open incident closed (RECOVERED, resolution "target disabled").
+   */
   public void upsertAll(List<TargetSpec> targets, Source source) {
+    List<AlertEvent> closed = new ArrayList<>();
     Database.inTransaction(
         dataSource,
         "storing " + targets.size() + " targets",
         connection -> {
           for (TargetSpec target : targets) {
-            upsert(connection, target, source);
+            upsert(connection, target, source, closed);
           }
           return null;
         });
     LOG.info("targets stored count={} source={}", targets.size(), source);
+    logClosed(closed);
   }
 
   /**
@@ -72,57 +98,126 @@ public final class TargetStore {
    * @return false if a target of that name already exists (nothing written)
    */
   public boolean add(TargetSpec target) {
-    return Database.inTransaction(
-        dataSource,
-        "adding target " + target.name(),
-        connection -> {
-          if (exists(connection, target.name(), true)) {
-            return false;
-          }
-          upsert(connection, target, Source.API);
-          return true;
-        });
+    List<AlertEvent> closed = new ArrayList<>();
+    boolean added =
+        Database.inTransaction(
+            dataSource,
+            "adding target " + target.name(),
+            connection -> {
+              if (previous(connection, target.name()) != null) {
+                return false;
+              }
+              upsert(connection, target, Source.API, closed);
+              return true;
+            });
+    logClosed(closed);
+    return added;
   }
 
   /**
-   * Replaces an existing target's definition.
+   * Replaces an existing target's definition; when it is stored disabled, its open incident is
+   * closed in the same transaction (RECOVERED, resolution "target disabled").
    *
    * @throws UnknownServiceException if there is no such target (nothing written)
    */
   public void update(TargetSpec target) {
+    List<AlertEvent> closed = new ArrayList<>();
     Database.inTransaction(
         dataSource,
         "updating target " + target.name(),
         connection -> {
-          if (!exists(connection, target.name(), true)) {
+          lockState(connection, target.name());
+          if (previous(connection, target.name()) == null) {
             throw new UnknownServiceException(target.name());
           }
-          upsert(connection, target, Source.API);
+          upsert(connection, target, Source.API, closed);
           return null;
         });
+    logClosed(closed);
   }
 
   /**
    * Enables or disables a target; a disabled one is not probed and refuses pushed results.
+   * Disabling closes an open incident in the same transaction with a RECOVERED whose resolution is
+   * "target disabled"; enabling a push target starts its heartbeat deadline afresh.
    *
-   * @throws UnknownServiceException if there is no such target
+   * @return the RECOVERED written, if an incident was open
+   * @throws UnknownServiceException if there is no such target (nothing written)
    */
-  public void setEnabled(String name, boolean enabled) {
-    Database.inTransaction(
-        dataSource,
-        "enabling/disabling target " + name,
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "update targets set enabled = ?, updated_at = now() where name = ?")) {
-            statement.setBoolean(1, enabled);
-            statement.setString(2, name);
-            if (statement.executeUpdate() == 0) {
-              throw new UnknownServiceException(name);
-            }
-          }
-          return null;
-        });
+  public Optional<AlertEvent> setEnabled(String name, boolean enabled) {
+    Optional<AlertEvent> closed =
+        Database.inTransaction(
+            dataSource,
+            (enabled ? "enabling" : "disabling") + " target " + name,
+            connection -> {
+              lockState(connection, name);
+              Previous before = previous(connection, name);
+              if (before == null) {
+                throw new UnknownServiceException(name);
+              }
+              try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "update targets set enabled = ?, updated_at = now() where name = ?")) {
+                statement.setBoolean(1, enabled);
+                statement.setString(2, name);
+                statement.executeUpdate();
+              }
+              if (enabled && !before.enabled()) {
+                armHeartbeat(connection, name);
+              }
+              return enabled
+                  ? Optional.<AlertEvent>empty()
+                  : closer.closeOpen(connection, name, AlertEvent.RESOLUTION_TARGET_DISABLED);
+            });
+    logClosed(closed.stream().toList());
+    return closed;
+  }
+
+  /**
+   * Deletes a target with its state, history and incidents. An open incident is closed first, in
+   * the same transaction, with a RECOVERED whose resolution is "target deleted" (outbox rows are
+   * kept: they are what consumers were told).
+   *
+   * @return the RECOVERED written, if an incident was open
+   * @throws UnknownServiceException if there is no such target (nothing written)
+   */
+  public Optional<AlertEvent> delete(String name) {
+    Optional<AlertEvent> closed =
+        Database.inTransaction(
+            dataSource,
+            "deleting target " + name,
+            connection -> {
+              lockState(connection, name);
+              if (previous(connection, name) == null) {
+                throw new UnknownServiceException(name);
+              }
+              Optional<AlertEvent> event =
+                  closer.closeOpen(connection, name, AlertEvent.RESOLUTION_TARGET_DELETED);
+              for (String table :
+                  List.of(
+                      "check_history",
+                      "health_status",
+                      "alert_state",
+                      "incidents",
+                      "probe_schedule")) {
+                String column = table.equals("probe_schedule") ? "target" : "service";
+                try (PreparedStatement statement =
+                    connection.prepareStatement(
+                        "delete from " + table + " where " + column + " = ?")) {
+                  statement.setString(1, name);
+                  statement.executeUpdate();
+                }
+              }
+              try (PreparedStatement statement =
+                  connection.prepareStatement("delete from targets where name = ?")) {
+                statement.setString(1, name);
+                statement.executeUpdate();
+              }
+              return event;
+            });
+    LOG.info("target deleted service={}", name);
+    logClosed(closed.stream().toList());
+    return closed;
   }
 
   public Optional<TargetSpec> find(String name) {
@@ -154,20 +249,50 @@ public final class TargetStore {
         });
   }
 
-  private static boolean exists(Connection connection, String name, boolean lock)
-      throws SQLException {
+  private static void lockState(Connection connection, String name) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(LOCK_STATE)) {
+      statement.setString(1, name);
+      statement.executeQuery().close();
+    }
+  }
+
+  /** The stored target's row, locked, or null when there is none. */
+  private static Previous previous(Connection connection, String name) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "select 1 from targets where name = ?" + (lock ? " for update" : ""))) {
+            "select kind, heartbeat_ms, enabled from targets where name = ? for update")) {
       statement.setString(1, name);
       try (ResultSet rs = statement.executeQuery()) {
-        return rs.next();
+        return rs.next()
+            ? new Previous(rs.getString(1), rs.getObject(2, Integer.class), rs.getBoolean(3))
+            : null;
       }
     }
   }
 
-  private static void upsert(Connection connection, TargetSpec target, Source source)
+  private static void armHeartbeat(Connection connection, String name) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(ARM_HEARTBEAT)) {
+      statement.setString(1, name);
+      statement.executeUpdate();
+    }
+  }
+
+  private static void logClosed(List<AlertEvent> closed) {
+    for (AlertEvent event : closed) {
+      LOG.info(
+          "incident closed without recovery service={} incident_id={} event_id={} resolution={}",
+          event.service(),
+          event.incidentId(),
+          event.eventId(),
+          event.resolution());
+    }
+  }
+
+  private void upsert(
+      Connection connection, TargetSpec target, Source source, List<AlertEvent> closed)
       throws SQLException {
+    lockState(connection, target.name());
+    Previous before = previous(connection, target.name());
     try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
       statement.setString(1, target.name());
       statement.setString(2, target.kind().column());
@@ -182,6 +307,11 @@ public final class TargetStore {
       statement.setBoolean(11, target.followRedirects());
       statement.setBoolean(12, target.enabled());
       statement.setString(13, source == Source.FILE ? "file" : "api");
+      if (target.heartbeat() == null) {
+        statement.setNull(14, java.sql.Types.INTEGER);
+      } else {
+        statement.setInt(14, (int) target.heartbeat().toMillis());
+      }
       statement.executeUpdate();
     }
     try (PreparedStatement statement =
@@ -201,6 +331,23 @@ public final class TargetStore {
       statement.setInt(2, (int) target.interval().toMillis());
       statement.executeUpdate();
     }
+    // A new heartbeat, a changed one, or a target that was not watched before starts a fresh
+    // deadline; re-storing the same definition (e.g. the file at every start) keeps the running
+    // one.
+    if (target.heartbeat() != null
+        && target.enabled()
+        && (before == null
+            || !before.kind().equals(target.kind().column())
+            || !before.enabled()
+            || before.heartbeatMs() == null
+            || before.heartbeatMs() != target.heartbeat().toMillis())) {
+      armHeartbeat(connection, target.name());
+    }
+    if (!target.enabled()) {
+      closer
+          .closeOpen(connection, target.name(), AlertEvent.RESOLUTION_TARGET_DISABLED)
+          .ifPresent(closed::add);
+    }
   }
 
   private static TargetSpec fromRow(ResultSet rs) throws SQLException {
@@ -217,6 +364,7 @@ public final class TargetStore {
         rs.getInt("failure_threshold"),
         rs.getInt("recovery_threshold"),
         rs.getBoolean("follow_redirects"),
-        rs.getBoolean("enabled"));
+        rs.getBoolean("enabled"),
+        rs.getObject("heartbeat_ms") == null ? null : Duration.ofMillis(rs.getInt("heartbeat_ms")));
   }
 }

@@ -13,7 +13,6 @@ import dev.vigil.monitor.target.TargetStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,8 +51,8 @@ class RecorderConcurrencyIT {
         ExecutorService threads = Executors.newFixedThreadPool(2 * THREADS_PER_RECORDER)) {
       List<Recorder> recorders =
           List.of(
-              new Recorder(poolA, Clock.systemUTC(), new SimpleMeterRegistry()),
-              new Recorder(poolB, Clock.systemUTC(), new SimpleMeterRegistry()));
+              new Recorder(poolA, new SimpleMeterRegistry()),
+              new Recorder(poolB, new SimpleMeterRegistry()));
       CountDownLatch start = new CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < 2 * THREADS_PER_RECORDER; t++) {

@@ -19,11 +19,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,9 +36,7 @@ class RecorderIT {
 
   private DataSource dataSource;
   private Recorder recorder;
-  // The test's time: each result starts at a new second and is recorded at that same instant (the
-  // recorder's clock reads it), so recorded_at, created_at and downtime are exact and never depend
-  // on the machine's wall clock.
+  // Probe start times (informational: results are ordered by the database, times are its clock).
   private Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
   @BeforeEach
@@ -49,7 +44,7 @@ class RecorderIT {
     dataSource = db.dataSource();
     MonitorSchema.migrate(dataSource);
     new TargetStore(dataSource).add(TargetSpec.push(SERVICE));
-    recorder = new Recorder(dataSource, new TestClock(), new SimpleMeterRegistry());
+    recorder = new Recorder(dataSource, new SimpleMeterRegistry());
   }
 
   @Test
@@ -80,9 +75,10 @@ class RecorderIT {
     assertThat(recovered.incidentId()).isEqualTo(failed.incidentId());
     assertThat(recovered.consecutiveFailures()).isEqualTo(5);
     assertThat(recovered.openedAt()).isEqualTo(failed.occurredAt());
+    assertThat(recovered.occurredAt()).isAfter(failed.occurredAt());
     assertThat(recovered.downtime())
-        .as("from the third failure to the first success")
-        .isEqualTo(Duration.ofSeconds(3));
+        .as("from the third failure to the first success, by the database's clock")
+        .isEqualTo(Duration.between(failed.occurredAt(), recovered.occurredAt()));
     assertThat(openIncidents()).isEmpty();
 
     up();
@@ -164,19 +160,61 @@ class RecorderIT {
   }
 
   @Test
-  void staleResultIsRejectedAndWritesNothing() throws SQLException {
-    Instant first = next();
-    Instant second = next();
-    recorder.record(ProbeResult.down(SERVICE, second, 5, 503, "HTTP 503"));
+  void resultClaimedBeforeTheLastRecordedOneIsStaleAndWritesNothing() throws SQLException {
+    long first = claimOrder();
+    long second = claimOrder();
+    recorder.record(ProbeResult.down(SERVICE, next(), 5, 503, "HTTP 503").withOrder(second));
     Map<String, List<String>> before = Tables.snapshot(dataSource);
 
-    RecordOutcome older = recorder.record(ProbeResult.up(SERVICE, first, 5, 200));
-    RecordOutcome same = recorder.record(ProbeResult.up(SERVICE, second, 5, 200));
+    // Its probe started later by its host's clock, but it was claimed earlier: stale.
+    RecordOutcome older = recorder.record(ProbeResult.up(SERVICE, next(), 5, 200).withOrder(first));
+    RecordOutcome same = recorder.record(ProbeResult.up(SERVICE, next(), 5, 200).withOrder(second));
 
     assertThat(older.accepted()).isFalse();
     assertThat(older.rejectedReason()).startsWith("stale");
     assertThat(same.accepted()).isFalse();
     assertThat(Tables.snapshot(dataSource)).isEqualTo(before);
+  }
+
+  @Test
+  void resultsWhoseHostClocksRunBackwardsAreAllRecordedInClaimOrder() throws SQLException {
+    // Two instances, the second's clock 30 s behind: each result is claimed after the previous one.
+    Instant fast = Instant.parse("2026-01-01T00:00:30Z");
+    Instant slow = Instant.parse("2026-01-01T00:00:00Z");
+    for (int i = 0; i < 6; i++) {
+      Instant startedAt = (i % 2 == 0 ? fast : slow).plusSeconds(i);
+      RecordOutcome outcome =
+          recorder.record(
+              ProbeResult.down(SERVICE, startedAt, 5, 503, "HTTP 503").withOrder(claimOrder()));
+      assertThat(outcome.accepted()).as("result %d: %s", i, outcome.rejectedReason()).isTrue();
+    }
+    assertThat(Tables.count(dataSource, "select count(*) from check_history")).isEqualTo(6);
+    assertThat(outbox()).extracting(AlertEvent::kind).containsExactly(AlertKind.FAILED);
+  }
+
+  @Test
+  void pushedStartedAtIsComparedOnlyWithTheCheckersOwnEarlierValues() throws SQLException {
+    Instant checker = Instant.parse("2026-01-01T00:00:00Z");
+    assertThat(recorder.record(push(checker)).accepted()).isTrue();
+    // A probe-less result in between (no startedAt: placed by arrival) does not move the bar.
+    assertThat(
+            recorder
+                .record(
+                    new ProbeResult(
+                        SERVICE, ProbeStatus.UP, null, null, null, null, ResultSource.PUSH))
+                .accepted())
+        .isTrue();
+    assertThat(recorder.record(push(checker.minusSeconds(1))).rejectedReason())
+        .startsWith("stale: startedAt");
+    assertThat(recorder.record(push(checker.plusSeconds(1))).accepted()).isTrue();
+  }
+
+  private static ProbeResult push(Instant startedAt) {
+    return new ProbeResult(SERVICE, ProbeStatus.UP, startedAt, null, null, null, ResultSource.PUSH);
+  }
+
+  private long claimOrder() {
+    return Tables.count(dataSource, "select nextval('result_order')");
   }
 
   @Test
@@ -217,29 +255,11 @@ class RecorderIT {
     return now;
   }
 
-  /** The recorder's clock: whatever {@link #now} is. */
-  private final class TestClock extends Clock {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException("the recorder only reads instant()");
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
   private List<AlertEvent> outbox() throws SQLException {
     List<AlertEvent> events = new ArrayList<>();
     try (Connection connection = dataSource.getConnection()) {
       for (String payload :
-          Tables.rows(connection, "select payload::text from outbox order by created_at, type")) {
+          Tables.rows(connection, "select payload::text from outbox order by seq")) {
         events.add(AlertEventJson.read(payload.getBytes(StandardCharsets.UTF_8)));
       }
     }

@@ -32,7 +32,7 @@ class RetentionJobIT {
       TestDatabase db) throws Exception {
     MonitorSchema.migrate(db.dataSource());
     new TargetStore(db.dataSource()).add(TargetSpec.push("svc"));
-    Recorder recorder = new Recorder(db.dataSource(), Clock.systemUTC(), new SimpleMeterRegistry());
+    Recorder recorder = new Recorder(db.dataSource(), new SimpleMeterRegistry());
     Instant start = Instant.now().minusSeconds(600);
     for (int i = 0; i < 30; i++) {
       recorder.record(ProbeResult.up("svc", start.plusSeconds(i), 1, 200));

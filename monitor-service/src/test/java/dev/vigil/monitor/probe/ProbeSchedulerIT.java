@@ -132,7 +132,7 @@ class ProbeSchedulerIT {
   private ProbeScheduler scheduler(String instance) {
     return new ProbeScheduler(
         db.dataSource(),
-        new Recorder(db.dataSource(), Clock.systemUTC(), new SimpleMeterRegistry()),
+        new Recorder(db.dataSource(), new SimpleMeterRegistry()),
         prober,
         new SchedulerSettings(instance, Duration.ofSeconds(1), 50, Duration.ofMillis(50), 100),
         new SimpleMeterRegistry());

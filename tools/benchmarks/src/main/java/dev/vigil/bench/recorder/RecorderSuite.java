@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,7 +55,7 @@ public final class RecorderSuite implements Suite {
           "create table plain_results (id bigint generated always as identity primary key,"
               + " service text not null, status text not null, started_at timestamptz not null)");
     }
-    Recorder recorder = new Recorder(db, Clock.systemUTC(), new SimpleMeterRegistry());
+    Recorder recorder = new Recorder(db, new SimpleMeterRegistry());
     var opts = ctx.options();
     for (int connections : CONNECTIONS) {
       ctx.report()

@@ -1,0 +1,57 @@
+package dev.vigil.monitor.alert;
+
+import dev.vigil.contract.AlertEvent;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Closes a service's open incident when its target stops being watched (disabled or deleted), so no
+ * incident stays open for ever without a RECOVERED.
+ *
+ * <p>Guarantees: runs in the caller's transaction (the target change and the closing commit or roll
+ * back together); takes the same {@code alert_state} row lock as the {@link Recorder}, so it is
+ * serialised with every recording of the service and its outbox row follows the service's earlier
+ * rows in commit order; writes at most one RECOVERED per incident (the outbox's {@code
+ * unique(incident_id, type)} holds), carrying {@link AlertEvent#resolution()} to say why.
+ */
+public final class IncidentCloser {
+  private final RecorderSql sql = new RecorderSql();
+
+  /**
+   * Closes the open incident of {@code service}, if there is one: incident closed, counters reset,
+   * a RECOVERED with {@code resolution} in the outbox.
+   *
+   * @return the RECOVERED written, or empty when no incident was open (nothing written)
+   * @throws SQLException if a statement failed; the caller must roll back
+   */
+  public Optional<AlertEvent> closeOpen(Connection connection, String service, String resolution)
+      throws SQLException {
+    if (connection.getAutoCommit()) {
+      throw new IllegalStateException("closing needs a transaction (auto-commit is on)");
+    }
+    RecorderSql.Locked locked = sql.lockState(connection, service, false);
+    if (locked == null || locked.state().openIncident() == null) {
+      return Optional.empty();
+    }
+    AlertStateMachine.State state = locked.state();
+    UUID incident = state.openIncident();
+    Instant now = locked.now();
+    Instant openedAt = sql.closeIncident(connection, incident, now, false);
+    AlertEvent event =
+        AlertEvent.recovered(
+                UUID.randomUUID(),
+                incident,
+                service,
+                now,
+                state.successes() == 0 ? state.failures() : state.failuresBeforeSuccesses(),
+                locked.lastError(),
+                openedAt)
+            .withResolution(resolution);
+    sql.resetState(connection, service, now);
+    sql.insertOutbox(connection, event);
+    return Optional.of(event);
+  }
+}
