@@ -17,7 +17,7 @@ public final class RelayMain {
   public static void main(String[] args) throws InterruptedException {
     RelayConfig config;
     try {
-      config = RelayConfig.from(Settings.fromEnvironment());
+      config = new RelayConfig(Settings.fromEnvironment());
     } catch (ConfigException e) {
       System.err.println(e.getMessage());
       System.exit(2);

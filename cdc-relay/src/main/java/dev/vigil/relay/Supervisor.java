@@ -1,5 +1,9 @@
 package dev.vigil.relay;
 
+import static dev.vigil.relay.RelayConfig.MAX_RETRY_BACKOFF;
+import static dev.vigil.relay.RelayConfig.SLOT;
+import static dev.vigil.relay.RelayConfig.STANDBY_POLL_INTERVAL;
+
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.standby.LeaderLock;
@@ -45,7 +49,7 @@ final class Supervisor implements Runnable {
     this.status = status;
     this.metrics = metrics;
     this.lock =
-        new LeaderLock(config.dbUrl(), config.dbUser(), config.dbPassword(), config.slotName());
+        new LeaderLock(config.dbUrl(), config.dbUser(), config.dbPassword(), config.get(SLOT));
   }
 
   /** Completes when the loop ended: normally after {@link #stop()}, exceptionally when fatal. */
@@ -69,8 +73,8 @@ final class Supervisor implements Runnable {
           acquired = lock.tryAcquire();
           if (!acquired) {
             // Keep the lock's connection open between attempts: a standby polls cheaply.
-            status.standby("another instance holds the lock of slot " + config.slotName());
-            pause(config.standbyPollInterval());
+            status.standby("another instance holds the lock of slot " + config.get(SLOT));
+            pause(config.get(STANDBY_POLL_INTERVAL));
             continue;
           }
           status.active(true);
@@ -143,7 +147,7 @@ final class Supervisor implements Runnable {
           }
         }
       }
-      log.info("relay stopping slot={}", config.slotName());
+      log.info("relay stopping slot={}", config.get(SLOT));
     }
   }
 
@@ -156,7 +160,9 @@ final class Supervisor implements Runnable {
   }
 
   private Duration min(Duration candidate) {
-    return candidate.compareTo(config.maxRetryBackoff()) > 0 ? config.maxRetryBackoff() : candidate;
+    return candidate.compareTo(config.get(MAX_RETRY_BACKOFF)) > 0
+        ? config.get(MAX_RETRY_BACKOFF)
+        : candidate;
   }
 
   private static String reason(Throwable e) {
