@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  */
 public final class Redact {
   private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:(//)?[^\\s;,]+");
-  private static final Pattern WHOLE_URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:\\S*[/?]\\S*");
+  private static final Pattern WHOLE_URL =
+      Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:[^\\s/?]*[/?].*", Pattern.DOTALL);
   private static final Pattern USER_INFO = Pattern.compile("//[^/@?#]*@");
 
   private Redact() {}
@@ -33,8 +34,8 @@ public final class Redact {
   }
 
   /**
-   * {@code text} with every URL in it redacted as by {@link #url}; a value that is one URL is
-   * redacted whole, so a query string holding {@code ;} or {@code ,} is cut off entirely.
+   * {@code text} with every URL in it redacted as by {@link #url}; a value that starts as a URL is
+   * redacted whole, so a query string holding {@code ;}, {@code ,} or spaces is cut off entirely.
    */
   public static String urls(String text) {
     if (text == null || !text.contains(":")) {
