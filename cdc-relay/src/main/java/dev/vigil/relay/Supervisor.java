@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>Loop: take the advisory lock (else stay standby and try again), prepare the database, run the
  * engine until it fails, the lock's connection is lost, or the relay is stopped; then release the
  * lock. Failures (database or Kafka unreachable, engine errors) are retried with exponential
- * backoff up to {@link RelayConfig#maxRetryBackoff()}; every restart resumes from the stored
+ * backoff up to {@code VIGIL_RELAY_MAX_RETRY_BACKOFF}; every restart resumes from the stored
  * offsets. A missing slot with stored offsets is fatal: the loop ends and {@link #terminated()}
  * completes exceptionally.
  */
