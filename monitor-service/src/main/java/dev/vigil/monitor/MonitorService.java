@@ -75,10 +75,7 @@ public final class MonitorService implements AutoCloseable {
       List<TargetSpec> fileTargets = loadTargets(config);
       Database database =
           Database.open(
-              new Database.Options(
-                  config.dbUrl(),
-                  config.dbUser(),
-                  config.dbPassword(),
+              config.database(
                   config.dbPoolSize(),
                   "vigil-monitor",
                   MonitorSchema.LOCATION,

@@ -55,10 +55,7 @@ public final class NotifierService implements AutoCloseable {
       parts.push(registry::close);
       Database database =
           Database.open(
-              new Database.Options(
-                  config.dbUrl(),
-                  config.dbUser(),
-                  config.dbPassword(),
+              config.database(
                   config.get(WORKERS) + 4,
                   "notifier",
                   "classpath:db/notifier",

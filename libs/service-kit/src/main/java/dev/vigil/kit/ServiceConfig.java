@@ -1,5 +1,6 @@
 package dev.vigil.kit;
 
+import dev.vigil.kit.db.Database;
 import java.net.URI;
 import java.nio.file.Path;
 
@@ -47,6 +48,18 @@ public abstract class ServiceConfig {
   public final String dbPassword() {
     String password = get(CommonSettings.DB_PASSWORD);
     return password == null ? "" : password;
+  }
+
+  /**
+   * Options to open this service's database with the common {@code VIGIL_DB_*} settings.
+   *
+   * @param migrations Flyway location, e.g. {@code classpath:db/notifier}
+   * @param historyTable Flyway history table of this service
+   */
+  public final Database.Options database(
+      int poolSize, String poolName, String migrations, String historyTable) {
+    return new Database.Options(
+        dbUrl(), dbUser(), dbPassword(), poolSize, poolName, migrations, historyTable);
   }
 
   /** Host of the database, from {@link #dbUrl()}. */

@@ -67,14 +67,7 @@ public final class ReferenceReceiver implements AutoCloseable {
   public static ReferenceReceiver start(ReceiverConfig config) {
     Database database =
         Database.open(
-            new Database.Options(
-                config.dbUrl(),
-                config.dbUser(),
-                config.dbPassword(),
-                16,
-                "receiver",
-                "classpath:db/receiver",
-                "flyway_receiver_history"));
+            config.database(16, "receiver", "classpath:db/receiver", "flyway_receiver_history"));
     try {
       ReferenceReceiver receiver = new ReferenceReceiver(config, database);
       receiver.server.start();
