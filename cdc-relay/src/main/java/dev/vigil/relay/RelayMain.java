@@ -6,7 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Starts the relay from environment variables (see {@link RelayConfig#SETTINGS}). Exit codes: 0
+ * Starts the relay from environment variables (see {@link RelayConfig#DEFINITION}). Exit codes: 0
  * after SIGTERM (in-flight batch finished, offsets stored, lock released), 2 for invalid
  * configuration, 3 when the relay refused to start (replication slot missing while offsets are
  * stored; the message says how to proceed).
@@ -17,7 +17,7 @@ public final class RelayMain {
   public static void main(String[] args) throws InterruptedException {
     RelayConfig config;
     try {
-      config = RelayConfig.from(Settings.fromEnvironment());
+      config = new RelayConfig(Settings.fromEnvironment());
     } catch (ConfigException e) {
       System.err.println(e.getMessage());
       System.exit(2);

@@ -1,5 +1,9 @@
 package dev.vigil.relay;
 
+import static dev.vigil.relay.RelayConfig.LAG_SAMPLE_INTERVAL;
+import static dev.vigil.relay.RelayConfig.PUBLICATION;
+import static dev.vigil.relay.RelayConfig.SLOT;
+
 import dev.vigil.relay.ops.OpsServer;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
@@ -52,17 +56,17 @@ public final class RelayService implements AutoCloseable {
             config.dbUrl(),
             config.dbUser(),
             config.dbPassword(),
-            config.slotName(),
+            config.get(SLOT),
             metrics,
             () -> status.snapshot().state() == RelayStatus.State.STREAMING);
-    lagMonitor.start(config.lagSampleInterval());
+    lagMonitor.start(config.get(LAG_SAMPLE_INTERVAL));
     Supervisor supervisor = new Supervisor(config, status, metrics);
     Thread thread = Thread.ofPlatform().name("relay-supervisor").start(supervisor);
     log.info(
         "relay started instance={} slot={} publication={} topic={} httpPort={}",
         config.instanceId(),
-        config.slotName(),
-        config.publicationName(),
+        config.get(SLOT),
+        config.get(PUBLICATION),
         config.topic(),
         http.port());
     return new RelayService(status, metrics, http, lagMonitor, supervisor, thread);

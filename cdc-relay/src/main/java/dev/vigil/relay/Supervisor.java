@@ -1,5 +1,9 @@
 package dev.vigil.relay;
 
+import static dev.vigil.relay.RelayConfig.MAX_RETRY_BACKOFF;
+import static dev.vigil.relay.RelayConfig.SLOT;
+import static dev.vigil.relay.RelayConfig.STANDBY_POLL_INTERVAL;
+
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.standby.LeaderLock;
@@ -23,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>Loop: take the advisory lock (else stay standby and try again), prepare the database, run the
  * engine until it fails, the lock's connection is lost, or the relay is stopped; then release the
  * lock. Failures (database or Kafka unreachable, engine errors) are retried with exponential
- * backoff up to {@link RelayConfig#maxRetryBackoff()}; every restart resumes from the stored
+ * backoff up to {@code VIGIL_RELAY_MAX_RETRY_BACKOFF}; every restart resumes from the stored
  * offsets. A missing slot with stored offsets is fatal: the loop ends and {@link #terminated()}
  * completes exceptionally.
  */
@@ -45,7 +49,7 @@ final class Supervisor implements Runnable {
     this.status = status;
     this.metrics = metrics;
     this.lock =
-        new LeaderLock(config.dbUrl(), config.dbUser(), config.dbPassword(), config.slotName());
+        new LeaderLock(config.dbUrl(), config.dbUser(), config.dbPassword(), config.get(SLOT));
   }
 
   /** Completes when the loop ended: normally after {@link #stop()}, exceptionally when fatal. */
@@ -69,8 +73,8 @@ final class Supervisor implements Runnable {
           acquired = lock.tryAcquire();
           if (!acquired) {
             // Keep the lock's connection open between attempts: a standby polls cheaply.
-            status.standby("another instance holds the lock of slot " + config.slotName());
-            pause(config.standbyPollInterval());
+            status.standby("another instance holds the lock of slot " + config.get(SLOT));
+            pause(config.get(STANDBY_POLL_INTERVAL));
             continue;
           }
           status.active(true);
@@ -143,7 +147,7 @@ final class Supervisor implements Runnable {
           }
         }
       }
-      log.info("relay stopping slot={}", config.slotName());
+      log.info("relay stopping slot={}", config.get(SLOT));
     }
   }
 
@@ -156,7 +160,9 @@ final class Supervisor implements Runnable {
   }
 
   private Duration min(Duration candidate) {
-    return candidate.compareTo(config.maxRetryBackoff()) > 0 ? config.maxRetryBackoff() : candidate;
+    return candidate.compareTo(config.get(MAX_RETRY_BACKOFF)) > 0
+        ? config.get(MAX_RETRY_BACKOFF)
+        : candidate;
   }
 
   private static String reason(Throwable e) {

@@ -1,9 +1,17 @@
 package dev.vigil.relay;
 
+import static dev.vigil.relay.RelayConfig.OFFSET_FLUSH_INTERVAL;
+import static dev.vigil.relay.RelayConfig.POLL_INTERVAL;
+import static dev.vigil.relay.RelayConfig.PRODUCER_LINGER;
+import static dev.vigil.relay.RelayConfig.SLOT;
+import static dev.vigil.relay.RelayConfig.SNAPSHOT_MODE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.vigil.contract.AlertTopic;
+import dev.vigil.kit.CommonSettings;
 import dev.vigil.kit.ConfigException;
+import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import java.time.Duration;
 import java.util.HashMap;
@@ -22,21 +30,22 @@ class RelayConfigTest {
 
   @Test
   void defaultsFavourLowLatencyAndNoReplayOfHistory() {
-    RelayConfig config = RelayConfig.from(new Settings(minimal()));
+    RelayConfig config = new RelayConfig(new Settings(minimal()));
 
-    assertThat(config.topic()).isEqualTo("vigil.alerts");
-    assertThat(config.snapshotMode()).isEqualTo("no_data");
-    assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(5));
-    assertThat(config.producerLinger()).isEqualTo(Duration.ofMillis(1));
-    assertThat(config.offsetFlushInterval()).isEqualTo(Duration.ZERO);
-    assertThat(config.slotName()).isEqualTo("vigil_relay");
+    assertThat(config.topic()).isEqualTo(AlertTopic.DEFAULT_TOPIC);
+    assertThat(config.get(SNAPSHOT_MODE)).isEqualTo("no_data");
+    assertThat(config.get(POLL_INTERVAL)).isEqualTo(Duration.ofMillis(5));
+    assertThat(config.get(PRODUCER_LINGER)).isEqualTo(Duration.ofMillis(1));
+    assertThat(config.get(OFFSET_FLUSH_INTERVAL)).isEqualTo(Duration.ZERO);
+    assertThat(config.get(SLOT)).isEqualTo("vigil_relay");
+    assertThat(config.httpPort()).isEqualTo(8082);
     assertThat(config.dbPassword()).isEmpty();
     assertThat(config.instanceId()).isNotBlank();
   }
 
   @Test
   void databaseAddressIsDerivedFromTheJdbcUrl() {
-    RelayConfig config = RelayConfig.from(new Settings(minimal()));
+    RelayConfig config = new RelayConfig(new Settings(minimal()));
 
     assertThat(config.dbHost()).isEqualTo("db.example");
     assertThat(config.dbPort()).isEqualTo(5433);
@@ -48,39 +57,51 @@ class RelayConfigTest {
     Map<String, String> env = new HashMap<>();
     env.put("VIGIL_DB_URL", "postgres://nope");
     env.put("VIGIL_DB_PASSWORD", "hunter2");
-    env.put("VIGIL_RELAY_SLOT_NAME", "Bad-Slot");
+    env.put("VIGIL_RELAY_SLOT", "Bad-Slot");
     env.put("VIGIL_TOPIC_PARTITIONS", "0");
     env.put("VIGIL_RELAY_SNAPSHOT_MODE", "always");
 
-    assertThatThrownBy(() -> RelayConfig.from(new Settings(env)))
+    assertThatThrownBy(() -> new RelayConfig(new Settings(env)))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("VIGIL_DB_URL")
+        .hasMessageContaining("VIGIL_DB_URL='postgres://nope' is invalid")
         .hasMessageContaining("VIGIL_DB_USER is required")
         .hasMessageContaining("VIGIL_KAFKA_BOOTSTRAP_SERVERS is required")
-        .hasMessageContaining("VIGIL_RELAY_SLOT_NAME")
-        .hasMessageContaining("VIGIL_TOPIC_PARTITIONS")
-        .hasMessageContaining("VIGIL_RELAY_SNAPSHOT_MODE")
+        .hasMessageContaining("VIGIL_RELAY_SLOT='Bad-Slot' is invalid: must be a PostgreSQL")
+        .hasMessageContaining("VIGIL_TOPIC_PARTITIONS='0' is invalid: must be between 1 and")
+        .hasMessageContaining("VIGIL_RELAY_SNAPSHOT_MODE='always' is invalid: must be one of")
         .message()
         .doesNotContain("hunter2");
   }
 
   @Test
-  void everySettingIsListedForTheReference() {
-    assertThat(RelayConfig.SETTINGS)
-        .extracting(s -> s.key())
-        .contains(
-            "VIGIL_DB_URL",
-            "VIGIL_DB_USER",
-            "VIGIL_DB_PASSWORD",
-            "VIGIL_KAFKA_BOOTSTRAP_SERVERS",
-            "VIGIL_TOPIC",
-            "VIGIL_TOPIC_PARTITIONS",
-            "VIGIL_TOPIC_REPLICATION_FACTOR",
-            "VIGIL_RELAY_SLOT_NAME",
-            "VIGIL_RELAY_PUBLICATION",
-            "VIGIL_HTTP_PORT",
-            "VIGIL_RELAY_OFFSET_FLUSH_INTERVAL",
-            "VIGIL_RELAY_INSTANCE_ID")
+  void toStringHidesThePasswordAndTheUrlQuery() {
+    Map<String, String> env = minimal();
+    env.put("VIGIL_DB_URL", "jdbc:postgresql://db:5432/vigil?password=hunter2&ssl=true");
+    env.put("VIGIL_DB_PASSWORD", "s3cr3t-pw");
+
+    String shown = new RelayConfig(new Settings(env)).toString();
+
+    assertThat(shown)
+        .contains("VIGIL_DB_URL=jdbc:postgresql://db:5432/vigil?…", "VIGIL_RELAY_SLOT=vigil_relay")
+        .contains("VIGIL_DB_PASSWORD=<secret>")
+        .doesNotContain("hunter2")
+        .doesNotContain("s3cr3t-pw");
+  }
+
+  @Test
+  void theCommonTopicDefaultIsTheContractsTopic() {
+    assertThat(CommonSettings.TOPIC.defaultValue()).isEqualTo(AlertTopic.DEFAULT_TOPIC);
+  }
+
+  @Test
+  void instanceIdUsesTheOneCommonKey() {
+    Map<String, String> env = minimal();
+    env.put("VIGIL_INSTANCE_ID", "relay-a");
+
+    assertThat(new RelayConfig(new Settings(env)).instanceId()).isEqualTo("relay-a");
+    assertThat(RelayConfig.DEFINITION.settings())
+        .extracting(Setting::key)
+        .contains("VIGIL_INSTANCE_ID", "VIGIL_DB_USER", "VIGIL_RELAY_SLOT")
         .doesNotHaveDuplicates();
   }
 }

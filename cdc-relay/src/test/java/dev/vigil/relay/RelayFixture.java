@@ -44,14 +44,14 @@ final class RelayFixture {
     env.put("VIGIL_TOPIC", topic);
     env.put("VIGIL_TOPIC_PARTITIONS", "4");
     env.put("VIGIL_TOPIC_REPLICATION_FACTOR", "1");
-    env.put("VIGIL_RELAY_SLOT_NAME", slot);
+    env.put("VIGIL_RELAY_SLOT", slot);
     env.put("VIGIL_RELAY_PUBLICATION", "pub_" + slot);
     env.put("VIGIL_RELAY_HEARTBEAT_INTERVAL", "1s");
     env.put("VIGIL_RELAY_STANDBY_POLL_INTERVAL", "250ms");
     env.put("VIGIL_RELAY_MAX_RETRY_BACKOFF", "2s");
     env.put("VIGIL_RELAY_LAG_SAMPLE_INTERVAL", "500ms");
     env.put("VIGIL_HTTP_PORT", "0");
-    env.put("VIGIL_RELAY_INSTANCE_ID", instance);
+    env.put("VIGIL_INSTANCE_ID", instance);
     return env;
   }
 
@@ -123,7 +123,7 @@ final class RelayFixture {
   }
 
   static RelayConfig config(Map<String, String> env) {
-    return RelayConfig.from(new Settings(env));
+    return new RelayConfig(new Settings(env));
   }
 
   static String uniqueSlot(String prefix) {

@@ -1,5 +1,6 @@
 package dev.vigil.relay;
 
+import static dev.vigil.relay.RelayConfig.SLOT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -187,7 +188,7 @@ class ResilienceIT {
                   count(
                           db,
                           "select count(*) from relay_offsets where slot_name = ?",
-                          config.slotName())
+                          config.get(SLOT))
                       > 0);
       return reader;
     }

@@ -10,7 +10,7 @@ public final class MonitorMain {
   public static void main(String[] args) {
     MonitorService service;
     try {
-      service = MonitorService.start(MonitorConfig.from(Settings.fromEnvironment()));
+      service = MonitorService.start(new MonitorConfig(Settings.fromEnvironment()));
     } catch (ConfigException e) {
       System.err.println(e.getMessage());
       System.exit(2);

@@ -1,5 +1,17 @@
 package dev.vigil.monitor;
 
+import static dev.vigil.monitor.MonitorConfig.API_TOKEN;
+import static dev.vigil.monitor.MonitorConfig.CLAIM_BATCH;
+import static dev.vigil.monitor.MonitorConfig.CLAIM_POLL_INTERVAL;
+import static dev.vigil.monitor.MonitorConfig.HEARTBEAT_GRACE;
+import static dev.vigil.monitor.MonitorConfig.HISTORY_RETENTION;
+import static dev.vigil.monitor.MonitorConfig.LEASE;
+import static dev.vigil.monitor.MonitorConfig.MAX_IN_FLIGHT;
+import static dev.vigil.monitor.MonitorConfig.OUTBOX_RETENTION;
+import static dev.vigil.monitor.MonitorConfig.RETENTION_BATCH;
+import static dev.vigil.monitor.MonitorConfig.RETENTION_INTERVAL;
+import static dev.vigil.monitor.MonitorConfig.SCHEDULER_ENABLED;
+
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.db.Database;
 import dev.vigil.monitor.alert.Recorder;
@@ -73,10 +85,7 @@ public final class MonitorService implements AutoCloseable {
       List<TargetSpec> fileTargets = loadTargets(config);
       Database database =
           Database.open(
-              new Database.Options(
-                  config.dbUrl(),
-                  config.dbUser(),
-                  config.dbPassword(),
+              config.database(
                   config.dbPoolSize(),
                   "vigil-monitor",
                   MonitorSchema.LOCATION,
@@ -95,20 +104,20 @@ public final class MonitorService implements AutoCloseable {
       Recorder recorder = new Recorder(pool, metrics);
       Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics);
       parts.push(prober);
-      if (config.schedulerEnabled()) {
+      if (config.get(SCHEDULER_ENABLED)) {
         SchedulerSettings schedulerSettings =
             new SchedulerSettings(
                 config.instanceId(),
-                config.lease(),
-                config.claimBatch(),
-                config.claimPollInterval(),
-                config.maxInFlight());
+                config.get(LEASE),
+                config.get(CLAIM_BATCH),
+                config.get(CLAIM_POLL_INTERVAL),
+                config.get(MAX_IN_FLIGHT));
         ProbeScheduler scheduler =
             new ProbeScheduler(pool, recorder, prober, schedulerSettings, metrics);
         scheduler.start();
         parts.push(scheduler);
         MissedHeartbeats heartbeats =
-            new MissedHeartbeats(pool, recorder, schedulerSettings, config.heartbeatGrace());
+            new MissedHeartbeats(pool, recorder, schedulerSettings, config.get(HEARTBEAT_GRACE));
         heartbeats.start();
         parts.push(heartbeats);
       }
@@ -117,21 +126,21 @@ public final class MonitorService implements AutoCloseable {
               pool,
               clock,
               List.of(
-                  RetentionJob.Trim.history(config.historyRetention()),
-                  RetentionJob.Trim.outbox(config.outboxRetention())),
-              config.retentionBatch(),
-              config.retentionInterval());
+                  RetentionJob.Trim.history(config.get(HISTORY_RETENTION)),
+                  RetentionJob.Trim.outbox(config.get(OUTBOX_RETENTION))),
+              config.get(RETENTION_BATCH),
+              config.get(RETENTION_INTERVAL));
       retention.start();
       parts.push(retention);
       MonitorApi api =
-          new MonitorApi(pool, targets, recorder, metrics, config.apiToken(), clock)
+          new MonitorApi(pool, targets, recorder, metrics, config.get(API_TOKEN), clock)
               .start(config.httpPort());
       parts.push(api);
       LOG.info(
           "monitor started instance={} port={} scheduler={} file_targets={}",
           config.instanceId(),
           api.port(),
-          config.schedulerEnabled(),
+          config.get(SCHEDULER_ENABLED),
           fileTargets.size());
       return new MonitorService(parts, api, recorder, targets, pool);
     } catch (RuntimeException | Error e) {
@@ -150,7 +159,7 @@ public final class MonitorService implements AutoCloseable {
     try {
       return TargetFile.load(config.targetsFile());
     } catch (InvalidTargetException e) {
-      throw new ConfigException("VIGIL_TARGETS_FILE is invalid: " + e.getMessage());
+      throw new ConfigException("VIGIL_MONITOR_TARGETS_FILE is invalid: " + e.getMessage());
     }
   }
 

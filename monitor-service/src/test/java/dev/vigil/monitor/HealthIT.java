@@ -28,10 +28,10 @@ class HealthIT {
             "VIGIL_DB_USER", db.user(),
             "VIGIL_DB_PASSWORD", db.password(),
             "VIGIL_HTTP_PORT", "0",
-            "VIGIL_API_TOKEN", "health-token",
+            "VIGIL_MONITOR_API_TOKEN", "health-token",
             "VIGIL_DB_POOL_SIZE", "2",
-            "VIGIL_SCHEDULER_ENABLED", "false");
-    try (MonitorService service = MonitorService.start(MonitorConfig.from(new Settings(env)));
+            "VIGIL_MONITOR_SCHEDULER_ENABLED", "false");
+    try (MonitorService service = MonitorService.start(new MonitorConfig(new Settings(env)));
         HttpClient http = HttpClient.newHttpClient()) {
       // Ready once a connection check answers within the readiness cap (2 s), which a starved
       // machine can miss on a single request; the database is up, so it must become ready.

@@ -44,7 +44,7 @@ class MonitorApiIT {
   @BeforeEach
   void start(TestDatabase db) {
     this.db = db;
-    service = MonitorService.start(MonitorConfig.from(new Settings(settings(db, null))));
+    service = MonitorService.start(new MonitorConfig(new Settings(settings(db, null))));
   }
 
   @AfterEach
@@ -393,7 +393,7 @@ class MonitorApiIT {
     Path file = dir.resolve("targets.yaml");
     Files.writeString(file, "targets:\n  - name: nightly\n    type: push\n    heartbeat: 0s\n");
     assertThatThrownBy(
-            () -> MonitorService.start(MonitorConfig.from(new Settings(settings(other, file)))))
+            () -> MonitorService.start(new MonitorConfig(new Settings(settings(other, file)))))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(file.toString())
         .hasMessageContaining("#1 'nightly'")
@@ -449,7 +449,7 @@ class MonitorApiIT {
         file,
         "targets:\n  - name: good\n    type: push\n  - name: web\n    url: http://x/\n    timeout: 0s\n");
     assertThatThrownBy(
-            () -> MonitorService.start(MonitorConfig.from(new Settings(settings(other, file)))))
+            () -> MonitorService.start(new MonitorConfig(new Settings(settings(other, file)))))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(file.toString())
         .hasMessageContaining("#2 'web'")
@@ -466,7 +466,7 @@ class MonitorApiIT {
     Files.writeString(
         file, "targets:\n  - name: nightly\n    type: push\n    recoveryThreshold: 2\n");
     Map<String, String> values = settings(other, file);
-    try (MonitorService second = MonitorService.start(MonitorConfig.from(new Settings(values)))) {
+    try (MonitorService second = MonitorService.start(new MonitorConfig(new Settings(values)))) {
       assertThat(second.targets().find("nightly"))
           .get()
           .extracting(t -> t.recoveryThreshold())
@@ -477,18 +477,21 @@ class MonitorApiIT {
   @Test
   void missingSettingsAreReportedTogetherWithoutSecrets() {
     assertThatThrownBy(
-            () -> MonitorConfig.from(new Settings(Map.of("VIGIL_LEASE_DURATION", "forever"))))
+            () -> new MonitorConfig(new Settings(Map.of("VIGIL_MONITOR_LEASE", "forever"))))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("VIGIL_DB_URL")
-        .hasMessageContaining("VIGIL_API_TOKEN")
-        .hasMessageContaining("VIGIL_LEASE_DURATION");
+        .hasMessageContaining("VIGIL_MONITOR_API_TOKEN")
+        .hasMessageContaining("VIGIL_MONITOR_LEASE");
     assertThatThrownBy(
             () ->
-                MonitorConfig.from(
+                new MonitorConfig(
                     new Settings(
                         Map.of(
-                            "VIGIL_DB_URL", "jdbc:postgresql://x/y", "VIGIL_API_TOKEN", "short"))))
-        .hasMessageContaining("VIGIL_API_TOKEN")
+                            "VIGIL_DB_URL",
+                            "jdbc:postgresql://x/y",
+                            "VIGIL_MONITOR_API_TOKEN",
+                            "short"))))
+        .hasMessageContaining("VIGIL_MONITOR_API_TOKEN")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("short"));
   }
 
@@ -498,11 +501,11 @@ class MonitorApiIT {
     values.put("VIGIL_DB_USER", db.user());
     values.put("VIGIL_DB_PASSWORD", db.password());
     values.put("VIGIL_HTTP_PORT", "0");
-    values.put("VIGIL_API_TOKEN", TOKEN);
+    values.put("VIGIL_MONITOR_API_TOKEN", TOKEN);
     values.put("VIGIL_DB_POOL_SIZE", "4");
-    values.put("VIGIL_SCHEDULER_ENABLED", "false");
+    values.put("VIGIL_MONITOR_SCHEDULER_ENABLED", "false");
     if (targetsFile != null) {
-      values.put("VIGIL_TARGETS_FILE", targetsFile.toString());
+      values.put("VIGIL_MONITOR_TARGETS_FILE", targetsFile.toString());
     }
     return values;
   }

@@ -19,7 +19,7 @@ class MonitorMainTest {
             System.getProperty("java.class.path"),
             MonitorMain.class.getName());
     builder.environment().keySet().removeIf(key -> key.startsWith("VIGIL_"));
-    builder.environment().put("VIGIL_API_TOKEN", "tiny");
+    builder.environment().put("VIGIL_MONITOR_API_TOKEN", "tiny");
     builder.environment().put("VIGIL_HTTP_PORT", "99999");
     builder.redirectErrorStream(true);
     Process process = builder.start();
@@ -27,7 +27,7 @@ class MonitorMainTest {
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
     assertThat(process.exitValue()).isEqualTo(2);
-    assertThat(output).contains("VIGIL_DB_URL", "VIGIL_HTTP_PORT", "VIGIL_API_TOKEN");
+    assertThat(output).contains("VIGIL_DB_URL", "VIGIL_HTTP_PORT", "VIGIL_MONITOR_API_TOKEN");
     assertThat(output).doesNotContain("tiny");
   }
 }

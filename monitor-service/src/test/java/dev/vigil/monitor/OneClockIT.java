@@ -50,9 +50,9 @@ class OneClockIT {
       store.add(TargetSpec.push("batch"));
       Clock behind = Clock.offset(Clock.systemUTC(), SKEW.negated());
       try (MonitorService ahead =
-              MonitorService.start(MonitorConfig.from(new Settings(env(db, "ahead"))));
+              MonitorService.start(new MonitorConfig(new Settings(env(db, "ahead"))));
           MonitorService late =
-              MonitorService.start(MonitorConfig.from(new Settings(env(db, "behind"))), behind)) {
+              MonitorService.start(new MonitorConfig(new Settings(env(db, "behind"))), behind)) {
         // Pushes alternate between the instances: DOWN, DOWN, DOWN (FAILED), then UP (RECOVERED)
         // through the instance whose clock is 30 s behind.
         List<MonitorService> order = List.of(ahead, late, ahead, late);
@@ -140,11 +140,11 @@ class OneClockIT {
     env.put("VIGIL_DB_USER", db.user());
     env.put("VIGIL_DB_PASSWORD", db.password());
     env.put("VIGIL_HTTP_PORT", "0");
-    env.put("VIGIL_API_TOKEN", TOKEN);
+    env.put("VIGIL_MONITOR_API_TOKEN", TOKEN);
     env.put("VIGIL_DB_POOL_SIZE", "4");
     env.put("VIGIL_INSTANCE_ID", instance);
-    env.put("VIGIL_LEASE_DURATION", "5s");
-    env.put("VIGIL_CLAIM_POLL_INTERVAL", "50ms");
+    env.put("VIGIL_MONITOR_LEASE", "5s");
+    env.put("VIGIL_MONITOR_CLAIM_POLL_INTERVAL", "50ms");
     return env;
   }
 }

@@ -10,7 +10,7 @@ public final class NotifierMain {
   public static void main(String[] args) {
     NotifierService service;
     try {
-      service = NotifierService.start(NotifierConfig.from(Settings.fromEnvironment()));
+      service = NotifierService.start(new NotifierConfig(Settings.fromEnvironment()));
     } catch (ConfigException e) {
       System.err.println(e.getMessage());
       System.exit(2);

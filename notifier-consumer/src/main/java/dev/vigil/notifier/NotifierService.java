@@ -1,8 +1,23 @@
 package dev.vigil.notifier;
 
+import static dev.vigil.notifier.NotifierConfig.ADMIN_TOKEN;
+import static dev.vigil.notifier.NotifierConfig.BACKOFF_INITIAL;
+import static dev.vigil.notifier.NotifierConfig.BACKOFF_MAX;
+import static dev.vigil.notifier.NotifierConfig.BATCH_SIZE;
+import static dev.vigil.notifier.NotifierConfig.CONNECT_TIMEOUT;
+import static dev.vigil.notifier.NotifierConfig.GROUP_ID;
+import static dev.vigil.notifier.NotifierConfig.LEASE;
+import static dev.vigil.notifier.NotifierConfig.MAX_ATTEMPTS;
+import static dev.vigil.notifier.NotifierConfig.POLL_INTERVAL;
+import static dev.vigil.notifier.NotifierConfig.READ_TIMEOUT;
+import static dev.vigil.notifier.NotifierConfig.RECEIPT_RETENTION;
+import static dev.vigil.notifier.NotifierConfig.RETRY_AFTER_MAX;
+import static dev.vigil.notifier.NotifierConfig.WORKERS;
+
 import dev.vigil.kit.db.Database;
 import dev.vigil.notifier.api.HttpApi;
 import dev.vigil.notifier.delivery.Delivery;
+import dev.vigil.notifier.delivery.DeliveryOptions;
 import dev.vigil.notifier.intake.ReceiptConsumer;
 import dev.vigil.notifier.intake.ReceiptRetention;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -40,11 +55,8 @@ public final class NotifierService implements AutoCloseable {
       parts.push(registry::close);
       Database database =
           Database.open(
-              new Database.Options(
-                  config.dbUrl(),
-                  config.dbUser(),
-                  config.dbPassword(),
-                  config.workers() + 4,
+              config.database(
+                  config.get(WORKERS) + 4,
                   "notifier",
                   "classpath:db/notifier",
                   "flyway_notifier_history"));
@@ -53,31 +65,35 @@ public final class NotifierService implements AutoCloseable {
           new Delivery(
               database,
               config.routes(),
-              new Delivery.Options(
-                  config.workers(),
-                  config.batchSize(),
-                  config.maxAttempts(),
-                  config.lease(),
-                  config.pollInterval(),
-                  config.connectTimeout(),
-                  config.readTimeout(),
-                  config.backoffInitial(),
-                  config.backoffMax(),
-                  config.retryAfterMax()),
+              DeliveryOptions.builder()
+                  .workers(config.get(WORKERS))
+                  .batchSize(config.get(BATCH_SIZE))
+                  .maxAttempts(config.get(MAX_ATTEMPTS))
+                  .lease(config.get(LEASE))
+                  .pollInterval(config.get(POLL_INTERVAL))
+                  .connectTimeout(config.get(CONNECT_TIMEOUT))
+                  .readTimeout(config.get(READ_TIMEOUT))
+                  .backoff(config.get(BACKOFF_INITIAL), config.get(BACKOFF_MAX))
+                  .retryAfterMax(config.get(RETRY_AFTER_MAX))
+                  .build(),
               registry);
       delivery.start();
       parts.push(delivery);
       ReceiptRetention retention =
           new ReceiptRetention(
-              database, Clock.systemUTC(), config.receiptRetention(), RETENTION_BATCH, registry);
+              database,
+              Clock.systemUTC(),
+              config.get(RECEIPT_RETENTION),
+              RETENTION_BATCH,
+              registry);
       retention.start(RETENTION_INTERVAL);
       parts.push(retention);
       ReceiptConsumer intake =
           new ReceiptConsumer(
               database,
-              config.bootstrapServers(),
+              config.kafkaBootstrapServers(),
               config.topic(),
-              config.groupId(),
+              config.get(GROUP_ID),
               registry,
               delivery::wake);
       intake.start();
@@ -87,7 +103,7 @@ public final class NotifierService implements AutoCloseable {
               config.httpPort(),
               database,
               registry,
-              config.adminToken(),
+              config.get(ADMIN_TOKEN),
               intake::healthy,
               delivery::wake);
       parts.push(api);

@@ -19,6 +19,7 @@ class NotifierConfigTest {
   private static Map<String, String> minimal() {
     Map<String, String> env = new HashMap<>();
     env.put("VIGIL_DB_URL", "jdbc:postgresql://db/vigil");
+    env.put("VIGIL_DB_USER", "notifier");
     env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092");
     env.put("VIGIL_WEBHOOK_URL", "https://hooks.example/vigil");
     env.put("VIGIL_WEBHOOK_SECRETS", SECRET);
@@ -27,22 +28,76 @@ class NotifierConfigTest {
 
   @Test
   void defaultsAreSafe() {
-    NotifierConfig config = NotifierConfig.from(new Settings(minimal()));
-    assertThat(config.maxAttempts()).isEqualTo(5);
+    NotifierConfig config = new NotifierConfig(new Settings(minimal()));
+    assertThat(config.get(NotifierConfig.MAX_ATTEMPTS)).isEqualTo(5);
     assertThat(config.topic()).isEqualTo("vigil.alerts");
-    assertThat(config.adminToken()).isNull();
+    assertThat(config.get(NotifierConfig.ADMIN_TOKEN)).isNull();
     assertThat(config.toString()).doesNotContain(SECRET.substring(6));
+  }
+
+  @Test
+  void toStringHidesSecretsTokensAndUrlCredentials() {
+    Map<String, String> env = minimal();
+    env.put("VIGIL_DB_URL", "jdbc:postgresql://db/vigil?password=db-pw-1");
+    env.put("VIGIL_DB_PASSWORD", "db-pw-2");
+    env.put("VIGIL_WEBHOOK_URL", "https://user:url-pw@hooks.example/vigil?key=url-key");
+    env.put("VIGIL_WEBHOOK_TOKEN", "hook-token");
+    env.put("VIGIL_NOTIFIER_ADMIN_TOKEN", "admin-token");
+    env.put("VIGIL_WEBHOOK_ROUTES", "pay=https://u:route-pw@pay.example/h?sig=route-key");
+
+    String shown = new NotifierConfig(new Settings(env)).toString();
+
+    assertThat(shown)
+        .contains("VIGIL_NOTIFIER_WORKERS=4", "VIGIL_NOTIFIER_ADMIN_TOKEN=<secret>")
+        .contains("hooks.example/vigil", "pay.example/h");
+    for (String secret :
+        new String[] {
+          "db-pw-1",
+          "db-pw-2",
+          "url-pw",
+          "url-key",
+          "hook-token",
+          "admin-token",
+          "route-pw",
+          "route-key",
+          SECRET.substring(6)
+        }) {
+      assertThat(shown).as("toString shows %s", secret).doesNotContain(secret);
+    }
+  }
+
+  @Test
+  void crossFieldRulesNameBothKeys() {
+    Map<String, String> env = minimal();
+    env.put("VIGIL_NOTIFIER_LEASE", "5s");
+    env.put("VIGIL_NOTIFIER_BACKOFF_INITIAL", "10m");
+    assertThatThrownBy(() -> new NotifierConfig(new Settings(env)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(
+            "VIGIL_NOTIFIER_LEASE must exceed VIGIL_WEBHOOK_CONNECT_TIMEOUT +"
+                + " VIGIL_WEBHOOK_READ_TIMEOUT")
+        .hasMessageContaining(
+            "VIGIL_NOTIFIER_BACKOFF_MAX must be >= VIGIL_NOTIFIER_BACKOFF_INITIAL");
+  }
+
+  @Test
+  void missingSigningSecretsStopStartup() {
+    Map<String, String> env = minimal();
+    env.put("VIGIL_WEBHOOK_SECRETS", " , ");
+    assertThatThrownBy(() -> new NotifierConfig(new Settings(env)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("VIGIL_WEBHOOK_SECRETS (or VIGIL_WEBHOOK_SECRETS_FILE) is required");
   }
 
   @Test
   void plainHttpNeedsExplicitPermission() {
     Map<String, String> env = minimal();
     env.put("VIGIL_WEBHOOK_URL", "http://hooks.example/vigil");
-    assertThatThrownBy(() -> NotifierConfig.from(new Settings(env)))
+    assertThatThrownBy(() -> new NotifierConfig(new Settings(env)))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("must use https");
     env.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
-    assertThat(NotifierConfig.from(new Settings(env)).routes().defaultRoute().url().getScheme())
+    assertThat(new NotifierConfig(new Settings(env)).routes().defaultRoute().url().getScheme())
         .isEqualTo("http");
   }
 
@@ -52,7 +107,7 @@ class NotifierConfigTest {
     env.put("VIGIL_WEBHOOK_SECRETS", "not-a-whsec-secret-value");
     env.put("VIGIL_DB_URL", "jdbc:postgresql://db/vigil");
     env.put("VIGIL_WEBHOOK_URL", "https://hooks.example/vigil");
-    assertThatThrownBy(() -> NotifierConfig.from(new Settings(env)))
+    assertThatThrownBy(() -> new NotifierConfig(new Settings(env)))
         .hasMessageContaining("VIGIL_KAFKA_BOOTSTRAP_SERVERS")
         .hasMessageNotContaining("not-a-whsec-secret-value");
   }
@@ -70,7 +125,7 @@ class NotifierConfigTest {
         "payments=https://pay.example/hook secrets=env:PAY_SECRETS token=file:"
             + token
             + "; pay*=https://pay-family.example/hook; web-*=https://web.example/hook");
-    var routes = NotifierConfig.from(new Settings(env)).routes();
+    var routes = new NotifierConfig(new Settings(env)).routes();
     assertThat(routes.routeFor("payments").url().getHost()).isEqualTo("pay.example");
     assertThat(routes.routeFor("payments").bearerToken()).isEqualTo("s3cr3t-token");
     assertThat(routes.routeFor("payments").secrets())
@@ -89,6 +144,6 @@ class NotifierConfigTest {
     Map<String, String> env = minimal();
     env.remove("VIGIL_WEBHOOK_SECRETS");
     env.put("VIGIL_WEBHOOK_SECRETS_FILE", file.toString());
-    assertThat(NotifierConfig.from(new Settings(env)).routes().defaultRoute().secrets()).hasSize(2);
+    assertThat(new NotifierConfig(new Settings(env)).routes().defaultRoute().secrets()).hasSize(2);
   }
 }

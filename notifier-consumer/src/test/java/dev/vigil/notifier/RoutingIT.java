@@ -27,7 +27,7 @@ class RoutingIT {
     String vipToken = "vip-token-value";
     try (ReferenceReceiver vip =
         ReferenceReceiver.start(
-            ReceiverConfig.from(
+            new ReceiverConfig(
                 new Settings(
                     Map.of(
                         "VIGIL_DB_URL",

@@ -96,7 +96,7 @@ final class TestStack implements AutoCloseable {
     settings.put("VIGIL_WEBHOOK_URL", "http://localhost:" + receiver.port() + "/hooks/vigil");
     settings.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
     settings.put("VIGIL_WEBHOOK_SECRETS", SECRET);
-    settings.put("VIGIL_ADMIN_TOKEN", ADMIN_TOKEN);
+    settings.put("VIGIL_NOTIFIER_ADMIN_TOKEN", ADMIN_TOKEN);
     settings.put("VIGIL_NOTIFIER_WORKERS", "2");
     settings.put("VIGIL_NOTIFIER_BACKOFF_INITIAL", "20ms");
     settings.put("VIGIL_NOTIFIER_BACKOFF_MAX", "100ms");
@@ -112,7 +112,7 @@ final class TestStack implements AutoCloseable {
   }
 
   void startNotifier() {
-    notifier = NotifierService.start(NotifierConfig.from(new Settings(notifierSettings())));
+    notifier = NotifierService.start(new NotifierConfig(new Settings(notifierSettings())));
   }
 
   void stopNotifier() {

@@ -1,5 +1,12 @@
 package dev.vigil.relay.stream;
 
+import static dev.vigil.relay.RelayConfig.HEARTBEAT_INTERVAL;
+import static dev.vigil.relay.RelayConfig.OFFSET_FLUSH_INTERVAL;
+import static dev.vigil.relay.RelayConfig.POLL_INTERVAL;
+import static dev.vigil.relay.RelayConfig.PUBLICATION;
+import static dev.vigil.relay.RelayConfig.SLOT;
+import static dev.vigil.relay.RelayConfig.SNAPSHOT_MODE;
+
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.OutboxContract;
 import dev.vigil.relay.RelayConfig;
@@ -14,7 +21,7 @@ final class EngineProperties {
 
   static Properties of(RelayConfig config) {
     Properties p = new Properties();
-    p.setProperty("name", "vigil-relay-" + config.slotName());
+    p.setProperty("name", "vigil-relay-" + config.get(SLOT));
     p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
 
     // Offsets: in PostgreSQL, stored after every batch that Kafka acknowledged.
@@ -22,9 +29,9 @@ final class EngineProperties {
     p.setProperty(PostgresOffsetStore.URL, config.dbUrl());
     p.setProperty(PostgresOffsetStore.USER, config.dbUser());
     p.setProperty(PostgresOffsetStore.PASSWORD, config.dbPassword());
-    p.setProperty(PostgresOffsetStore.SLOT, config.slotName());
+    p.setProperty(PostgresOffsetStore.SLOT, config.get(SLOT));
     p.setProperty(
-        "offset.flush.interval.ms", String.valueOf(config.offsetFlushInterval().toMillis()));
+        "offset.flush.interval.ms", String.valueOf(config.get(OFFSET_FLUSH_INTERVAL).toMillis()));
     p.setProperty("offset.flush.timeout.ms", "10000");
 
     // Source: pgoutput on our own slot and a publication the relay manages itself.
@@ -35,10 +42,10 @@ final class EngineProperties {
     p.setProperty("database.password", config.dbPassword());
     p.setProperty("topic.prefix", TOPIC_PREFIX);
     p.setProperty("plugin.name", "pgoutput");
-    p.setProperty("slot.name", config.slotName());
-    p.setProperty("publication.name", config.publicationName());
+    p.setProperty("slot.name", config.get(SLOT));
+    p.setProperty("publication.name", config.get(PUBLICATION));
     p.setProperty("publication.autocreate.mode", "disabled");
-    p.setProperty("snapshot.mode", config.snapshotMode());
+    p.setProperty("snapshot.mode", config.get(SNAPSHOT_MODE));
     // With snapshot.mode=initial a first start also sends the rows already in the outbox; read them
     // in commit order (seq, numbered under the service's lock; never a host's clock) so each
     // service's events keep their order.
@@ -61,11 +68,12 @@ final class EngineProperties {
     p.setProperty("retriable.restart.connector.wait.ms", "1000");
 
     // Heartbeats: a row in the (published) heartbeat table, so the slot advances while idle.
-    p.setProperty("heartbeat.interval.ms", String.valueOf(config.heartbeatInterval().toMillis()));
-    p.setProperty("heartbeat.action.query", heartbeatQuery(config.slotName()));
+    p.setProperty(
+        "heartbeat.interval.ms", String.valueOf(config.get(HEARTBEAT_INTERVAL).toMillis()));
+    p.setProperty("heartbeat.action.query", heartbeatQuery(config.get(SLOT)));
 
     // Latency: look for changes every few ms; batches still grow to max.batch.size under load.
-    p.setProperty("poll.interval.ms", String.valueOf(config.pollInterval().toMillis()));
+    p.setProperty("poll.interval.ms", String.valueOf(config.get(POLL_INTERVAL).toMillis()));
     p.setProperty("max.batch.size", "2048");
     p.setProperty("max.queue.size", "8192");
 

@@ -1,5 +1,8 @@
 package dev.vigil.relay.stream;
 
+import static dev.vigil.relay.RelayConfig.PRODUCER_LINGER;
+import static dev.vigil.relay.RelayConfig.SLOT;
+
 import dev.vigil.relay.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import io.debezium.embedded.Connect;
@@ -61,7 +64,7 @@ public final class OutboxStream implements AutoCloseable {
 
                   @Override
                   public void taskStopped() {
-                    log.info("connector task stopped slot={}", config.slotName());
+                    log.info("connector task stopped slot={}", config.get(SLOT));
                   }
                 })
             .using(this::completed)
@@ -83,7 +86,7 @@ public final class OutboxStream implements AutoCloseable {
     TopicSetup.ensure(config);
     OutboxStream stream = new OutboxStream(config, metrics, onStreaming, onFirstBatch);
     stream.executor.execute(stream.engine);
-    log.info("engine started slot={} topic={}", config.slotName(), config.topic());
+    log.info("engine started slot={} topic={}", config.get(SLOT), config.topic());
     return stream;
   }
 
@@ -156,7 +159,7 @@ public final class OutboxStream implements AutoCloseable {
         Map.entry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
         Map.entry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5),
         Map.entry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"),
-        Map.entry(ProducerConfig.LINGER_MS_CONFIG, (int) config.producerLinger().toMillis()),
+        Map.entry(ProducerConfig.LINGER_MS_CONFIG, (int) config.get(PRODUCER_LINGER).toMillis()),
         Map.entry(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024),
         // Never give up on a record: a send that expired could let a later one of the same
         // service overtake it. Transient outages are retried until Kafka is back.

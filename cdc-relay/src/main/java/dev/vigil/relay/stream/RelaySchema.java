@@ -1,5 +1,8 @@
 package dev.vigil.relay.stream;
 
+import static dev.vigil.relay.RelayConfig.PUBLICATION;
+import static dev.vigil.relay.RelayConfig.SLOT;
+
 import dev.vigil.contract.OutboxContract;
 import dev.vigil.relay.RelayConfig;
 import java.sql.Connection;
@@ -70,17 +73,17 @@ public final class RelaySchema {
   }
 
   private void checkSlot(Connection connection) throws SQLException {
-    boolean offsets = exists(connection, OFFSETS_EXIST, config.slotName());
-    boolean slot = exists(connection, SLOT_EXISTS, config.slotName());
+    boolean offsets = exists(connection, OFFSETS_EXIST, config.get(SLOT));
+    boolean slot = exists(connection, SLOT_EXISTS, config.get(SLOT));
     if (offsets && !slot) {
-      throw new SlotMissingException(config.slotName());
+      throw new SlotMissingException(config.get(SLOT));
     }
-    log.info("slot check slot={} slotExists={} offsetsStored={}", config.slotName(), slot, offsets);
+    log.info("slot check slot={} slotExists={} offsetsStored={}", config.get(SLOT), slot, offsets);
   }
 
   private void ensurePublication(Connection connection) throws SQLException {
     String tables = OutboxContract.QUALIFIED_TABLE + ", " + HEARTBEAT_TABLE;
-    String name = config.publicationName(); // validated identifier: safe to inline
+    String name = config.get(PUBLICATION); // validated identifier: safe to inline
     try (Statement statement = connection.createStatement()) {
       if (exists(connection, PUBLICATION_EXISTS, name)) {
         statement.execute("alter publication " + name + " set table " + tables);

@@ -1,5 +1,8 @@
 package dev.vigil.relay.stream;
 
+import static dev.vigil.relay.RelayConfig.TOPIC_PARTITIONS;
+import static dev.vigil.relay.RelayConfig.TOPIC_REPLICATION_FACTOR;
+
 import dev.vigil.relay.RelayConfig;
 import java.util.Map;
 import java.util.Set;
@@ -31,13 +34,15 @@ final class TopicSetup {
       }
       NewTopic topic =
           new NewTopic(
-              config.topic(), config.topicPartitions(), (short) config.topicReplicationFactor());
+              config.topic(),
+              config.get(TOPIC_PARTITIONS),
+              config.get(TOPIC_REPLICATION_FACTOR).shortValue());
       admin.createTopics(Set.of(topic)).all().get(30, TimeUnit.SECONDS);
       log.info(
           "topic created topic={} partitions={} replicationFactor={}",
           config.topic(),
-          config.topicPartitions(),
-          config.topicReplicationFactor());
+          config.get(TOPIC_PARTITIONS),
+          config.get(TOPIC_REPLICATION_FACTOR));
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof TopicExistsException)) {
         throw new IllegalStateException("cannot create topic " + config.topic(), e.getCause());

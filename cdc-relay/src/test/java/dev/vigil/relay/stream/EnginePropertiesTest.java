@@ -10,14 +10,14 @@ import org.junit.jupiter.api.Test;
 
 class EnginePropertiesTest {
   private final RelayConfig config =
-      RelayConfig.from(
+      new RelayConfig(
           new Settings(
               Map.of(
                   "VIGIL_DB_URL", "jdbc:postgresql://pg:5432/vigil",
                   "VIGIL_DB_USER", "relay",
                   "VIGIL_DB_PASSWORD", "secret",
                   "VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
-                  "VIGIL_RELAY_SLOT_NAME", "slot_a",
+                  "VIGIL_RELAY_SLOT", "slot_a",
                   "VIGIL_RELAY_PUBLICATION", "pub_a")));
   private final Properties props = EngineProperties.of(config);
 

@@ -34,7 +34,7 @@ public final class Settings {
         problems.add(setting.key() + " is required: " + setting.doc());
         return null;
       }
-      raw = setting.defaultValue();
+      raw = setting.fallback();
       if (raw.isEmpty()) {
         return null;
       }
@@ -45,6 +45,15 @@ public final class Settings {
       problems.add(e.getMessage());
       return null;
     }
+  }
+
+  /**
+   * The raw value of any variable, stripped, or null when unset or blank: for values a setting
+   * refers to by name (e.g. a route's {@code secrets=env:NAME}). Never log it.
+   */
+  public String raw(String key) {
+    String raw = values.get(key);
+    return raw == null || raw.isBlank() ? null : raw.strip();
   }
 
   /**

@@ -53,8 +53,8 @@ class HeartbeatIT {
     store.upsertAll(silent, TargetStore.Source.API);
     store.add(TargetSpec.push("no-heartbeat"));
 
-    try (MonitorService a = MonitorService.start(MonitorConfig.from(new Settings(env(db, "a"))));
-        MonitorService b = MonitorService.start(MonitorConfig.from(new Settings(env(db, "b"))))) {
+    try (MonitorService a = MonitorService.start(new MonitorConfig(new Settings(env(db, "a"))));
+        MonitorService b = MonitorService.start(new MonitorConfig(new Settings(env(db, "b"))))) {
       await("every silent target opened an incident")
           .atMost(Duration.ofSeconds(60))
           .until(() -> failedServices(db) == SILENT);
@@ -108,7 +108,7 @@ class HeartbeatIT {
   void aPusherThatReportsWithinItsHeartbeatStaysUp(TestDatabase db) throws Exception {
     MonitorSchema.migrate(db.dataSource());
     ScheduledExecutorService pusher = Executors.newSingleThreadScheduledExecutor();
-    try (MonitorService a = MonitorService.start(MonitorConfig.from(new Settings(env(db, "a"))))) {
+    try (MonitorService a = MonitorService.start(new MonitorConfig(new Settings(env(db, "a"))))) {
       // The deadline starts when the target is stored; the first result follows at once.
       a.targets().add(TargetSpec.push("steady").withHeartbeat(Duration.ofSeconds(2)));
       pushUp(a);
@@ -159,12 +159,12 @@ class HeartbeatIT {
     env.put("VIGIL_DB_USER", db.user());
     env.put("VIGIL_DB_PASSWORD", db.password());
     env.put("VIGIL_HTTP_PORT", "0");
-    env.put("VIGIL_API_TOKEN", "heartbeat-token");
+    env.put("VIGIL_MONITOR_API_TOKEN", "heartbeat-token");
     env.put("VIGIL_DB_POOL_SIZE", "4");
     env.put("VIGIL_INSTANCE_ID", instance);
-    env.put("VIGIL_LEASE_DURATION", "5s");
-    env.put("VIGIL_CLAIM_POLL_INTERVAL", "50ms");
-    env.put("VIGIL_HEARTBEAT_GRACE", "0s");
+    env.put("VIGIL_MONITOR_LEASE", "5s");
+    env.put("VIGIL_MONITOR_CLAIM_POLL_INTERVAL", "50ms");
+    env.put("VIGIL_MONITOR_HEARTBEAT_GRACE", "0s");
     return env;
   }
 }

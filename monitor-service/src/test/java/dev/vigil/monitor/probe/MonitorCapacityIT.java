@@ -68,11 +68,11 @@ class MonitorCapacityIT {
               "VIGIL_DB_USER", db.user(),
               "VIGIL_DB_PASSWORD", db.password(),
               "VIGIL_HTTP_PORT", "0",
-              "VIGIL_API_TOKEN", "capacity-token",
+              "VIGIL_MONITOR_API_TOKEN", "capacity-token",
               "VIGIL_DB_POOL_SIZE", "10",
-              "VIGIL_CLAIM_BATCH", "500",
-              "VIGIL_CLAIM_POLL_INTERVAL", "100ms");
-      try (MonitorService monitor = MonitorService.start(MonitorConfig.from(new Settings(env)))) {
+              "VIGIL_MONITOR_CLAIM_BATCH", "500",
+              "VIGIL_MONITOR_CLAIM_POLL_INTERVAL", "100ms");
+      try (MonitorService monitor = MonitorService.start(new MonitorConfig(new Settings(env)))) {
         long warm = System.nanoTime();
         await().atMost(Duration.ofSeconds(60)).until(() -> probedSince(server, warm, count, 1));
         long from = System.nanoTime();

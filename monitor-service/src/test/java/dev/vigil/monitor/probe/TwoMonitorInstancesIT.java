@@ -70,8 +70,7 @@ class TwoMonitorInstancesIT {
       new TargetStore(db.dataSource()).upsertAll(targets, TargetStore.Source.API);
 
       Process b = null;
-      try (MonitorService a =
-          MonitorService.start(MonitorConfig.from(new Settings(env(db, "a"))))) {
+      try (MonitorService a = MonitorService.start(new MonitorConfig(new Settings(env(db, "a"))))) {
         long aFrom = System.nanoTime();
         await("instance A alone probes every target")
             .atMost(Duration.ofSeconds(40))
@@ -264,12 +263,12 @@ class TwoMonitorInstancesIT {
     env.put("VIGIL_DB_USER", db.user());
     env.put("VIGIL_DB_PASSWORD", db.password());
     env.put("VIGIL_HTTP_PORT", "0");
-    env.put("VIGIL_API_TOKEN", "two-instances-token");
+    env.put("VIGIL_MONITOR_API_TOKEN", "two-instances-token");
     env.put("VIGIL_DB_POOL_SIZE", "8");
     env.put("VIGIL_INSTANCE_ID", instance);
-    env.put("VIGIL_LEASE_DURATION", LEASE.toMillis() + "ms");
-    env.put("VIGIL_CLAIM_POLL_INTERVAL", "100ms");
-    env.put("VIGIL_CLAIM_BATCH", "20");
+    env.put("VIGIL_MONITOR_LEASE", LEASE.toMillis() + "ms");
+    env.put("VIGIL_MONITOR_CLAIM_POLL_INTERVAL", "100ms");
+    env.put("VIGIL_MONITOR_CLAIM_BATCH", "20");
     return env;
   }
 

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /admin/receipts/{eventId}/skip} — give up on it, release the service
  * </ul>
  *
- * Admin calls need {@code Authorization: Bearer <VIGIL_ADMIN_TOKEN>} and name the operator in
- * {@code X-Vigil-Operator}; who and when are stored with the receipt and in the action log.
+ * Admin calls need {@code Authorization: Bearer <VIGIL_NOTIFIER_ADMIN_TOKEN>} and name the operator
+ * in {@code X-Vigil-Operator}; who and when are stored with the receipt and in the action log.
  */
 public final class HttpApi implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
@@ -128,7 +128,7 @@ public final class HttpApi implements AutoCloseable {
 
   private static void authorize(Context ctx, byte[] token) {
     if (token == null) {
-      json(ctx, 403, Map.of("error", "admin API disabled (VIGIL_ADMIN_TOKEN not set)"));
+      json(ctx, 403, Map.of("error", "admin API disabled (VIGIL_NOTIFIER_ADMIN_TOKEN not set)"));
       ctx.skipRemainingHandlers();
       return;
     }

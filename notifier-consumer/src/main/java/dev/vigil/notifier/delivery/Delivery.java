@@ -21,23 +21,6 @@ import java.util.List;
  * receivers de-duplicate ({@code Idempotency-Key}, {@code webhook-id}).
  */
 public final class Delivery implements AutoCloseable {
-  /** Tuning of the delivery loop. */
-  public record Options(
-      int workers,
-      int batchSize,
-      int maxAttempts,
-      Duration lease,
-      Duration pollInterval,
-      Duration connectTimeout,
-      Duration readTimeout,
-      Duration backoffInitial,
-      Duration backoffMax,
-      Duration retryAfterMax) {
-    Backoff backoff() {
-      return new Backoff(backoffInitial, backoffMax, retryAfterMax);
-    }
-  }
-
   private final WebhookSender sender;
   private final List<DeliveryWorker> workers = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
@@ -46,7 +29,7 @@ public final class Delivery implements AutoCloseable {
   private volatile long backlogReadAt;
 
   public Delivery(
-      Database database, WebhookRoutes routes, Options options, MeterRegistry registry) {
+      Database database, WebhookRoutes routes, DeliveryOptions options, MeterRegistry registry) {
     this.store = new DeliveryStore(database);
     this.sender =
         new WebhookSender(

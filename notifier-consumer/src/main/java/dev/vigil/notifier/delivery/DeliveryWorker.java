@@ -27,17 +27,14 @@ final class DeliveryWorker implements Runnable {
   private final DeliveryStore store;
   private final WebhookSender sender;
   private final DeliveryMetrics metrics;
-  private final Delivery.Options options;
+  private final DeliveryOptions options;
   private final BlockingQueue<DeliveryStore.Result> completed = new LinkedBlockingQueue<>();
   private volatile boolean running = true;
   private int inFlight;
   private long nextClaimNanos;
 
   DeliveryWorker(
-      DeliveryStore store,
-      WebhookSender sender,
-      DeliveryMetrics metrics,
-      Delivery.Options options) {
+      DeliveryStore store, WebhookSender sender, DeliveryMetrics metrics, DeliveryOptions options) {
     this.store = store;
     this.sender = sender;
     this.metrics = metrics;

@@ -137,17 +137,17 @@ class LeaseIT {
         database,
         new WebhookRoutes(route, List.of()),
         // timeouts and lease far beyond any answer's time: a slow answer is no extra attempt
-        new Delivery.Options(
-            4,
-            64,
-            5,
-            Duration.ofSeconds(120),
-            Duration.ofMillis(20),
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(60),
-            Duration.ofMillis(20),
-            Duration.ofMillis(100),
-            Duration.ofSeconds(5)),
+        DeliveryOptions.builder()
+            .workers(4)
+            .batchSize(64)
+            .maxAttempts(5)
+            .lease(Duration.ofSeconds(120))
+            .pollInterval(Duration.ofMillis(20))
+            .connectTimeout(Duration.ofSeconds(10))
+            .readTimeout(Duration.ofSeconds(60))
+            .backoff(Duration.ofMillis(20), Duration.ofMillis(100))
+            .retryAfterMax(Duration.ofSeconds(5))
+            .build(),
         new SimpleMeterRegistry());
   }
 

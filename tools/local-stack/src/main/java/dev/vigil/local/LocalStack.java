@@ -75,8 +75,7 @@ final class LocalStack implements AutoCloseable {
       ReferenceReceiver receiver =
           keep(
               ReferenceReceiver.start(
-                  ReceiverConfig.from(
-                      settings(common, "VIGIL_HTTP_PORT", options.receiverPort()))));
+                  new ReceiverConfig(settings(common, "VIGIL_HTTP_PORT", options.receiverPort()))));
       receiver.onNotification(notification -> out.println(alertLine(notification.event())));
       webhookUrl = "http://127.0.0.1:" + receiver.port() + "/webhook";
     }
@@ -84,12 +83,11 @@ final class LocalStack implements AutoCloseable {
     Map<String, String> notifier = new HashMap<>(common);
     notifier.put("VIGIL_WEBHOOK_URL", webhookUrl);
     notifier.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
-    notifier.put("VIGIL_ADMIN_TOKEN", secrets.adminToken());
+    notifier.put("VIGIL_NOTIFIER_ADMIN_TOKEN", secrets.adminToken());
     NotifierService notifierService =
         keep(
             NotifierService.start(
-                NotifierConfig.from(
-                    settings(notifier, "VIGIL_HTTP_PORT", options.notifierPort()))));
+                new NotifierConfig(settings(notifier, "VIGIL_HTTP_PORT", options.notifierPort()))));
 
     // The relay streams only rows committed after its slot exists (snapshot mode no_data), so the
     // outbox table
@@ -99,7 +97,7 @@ final class LocalStack implements AutoCloseable {
     RelayService relay =
         keep(
             RelayService.start(
-                RelayConfig.from(settings(common, "VIGIL_HTTP_PORT", options.relayPort()))));
+                new RelayConfig(settings(common, "VIGIL_HTTP_PORT", options.relayPort()))));
     awaitStreaming(relay, Duration.ofSeconds(60));
 
     DemoTargets demo = keep(DemoTargets.start(options.demoTargetsPort()));
@@ -109,12 +107,12 @@ final class LocalStack implements AutoCloseable {
             : writeDemoTargets(data.resolve("demo-targets.yaml"), demo);
 
     Map<String, String> monitor = new HashMap<>(common);
-    monitor.put("VIGIL_API_TOKEN", secrets.apiToken());
-    monitor.put("VIGIL_TARGETS_FILE", targetsFile.toString());
+    monitor.put("VIGIL_MONITOR_API_TOKEN", secrets.apiToken());
+    monitor.put("VIGIL_MONITOR_TARGETS_FILE", targetsFile.toString());
     MonitorService monitorService =
         keep(
             MonitorService.start(
-                MonitorConfig.from(settings(monitor, "VIGIL_HTTP_PORT", options.monitorPort()))));
+                new MonitorConfig(settings(monitor, "VIGIL_HTTP_PORT", options.monitorPort()))));
 
     out.printf(
         """

@@ -30,11 +30,11 @@ class ComposeFileTest {
    */
   private static final Map<String, List<Setting<?>>> SERVICES =
       Map.of(
-          "monitor", MonitorConfig.SETTINGS,
-          "relay-a", RelayConfig.SETTINGS,
-          "relay-b", RelayConfig.SETTINGS,
-          "notifier", NotifierConfig.SETTINGS,
-          "receiver", ReceiverConfig.SETTINGS,
+          "monitor", MonitorConfig.DEFINITION.settings(),
+          "relay-a", RelayConfig.DEFINITION.settings(),
+          "relay-b", RelayConfig.DEFINITION.settings(),
+          "notifier", NotifierConfig.DEFINITION.settings(),
+          "receiver", ReceiverConfig.DEFINITION.settings(),
           "demo-targets", List.of(DemoTargetsMain.PORT));
 
   @Test
@@ -69,8 +69,8 @@ class ComposeFileTest {
   void twoRelaysRunAsActiveAndStandbyWithDistinctInstanceIds() throws IOException {
     Map<String, Map<String, Object>> services = composeServices();
 
-    assertThat(environment(services, "relay-a").get("VIGIL_RELAY_INSTANCE_ID"))
-        .isNotEqualTo(environment(services, "relay-b").get("VIGIL_RELAY_INSTANCE_ID"));
+    assertThat(environment(services, "relay-a").get("VIGIL_INSTANCE_ID"))
+        .isNotEqualTo(environment(services, "relay-b").get("VIGIL_INSTANCE_ID"));
     assertThat(environment(services, "relay-a").get("VIGIL_DB_URL"))
         .isEqualTo(environment(services, "relay-b").get("VIGIL_DB_URL"));
   }

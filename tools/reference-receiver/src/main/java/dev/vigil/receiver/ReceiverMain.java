@@ -10,7 +10,7 @@ public final class ReceiverMain {
   public static void main(String[] args) {
     ReferenceReceiver receiver;
     try {
-      receiver = ReferenceReceiver.start(ReceiverConfig.from(Settings.fromEnvironment()));
+      receiver = ReferenceReceiver.start(new ReceiverConfig(Settings.fromEnvironment()));
     } catch (ConfigException e) {
       System.err.println(e.getMessage());
       System.exit(2);

@@ -54,7 +54,9 @@ public final class ReferenceReceiver implements AutoCloseable {
     this.database = database;
     this.store = new NotificationStore(database);
     this.faults =
-        config.faults() == null ? new ReceiverFaults() : ReceiverFaults.parse(config.faults());
+        config.get(ReceiverConfig.FAULTS) == null
+            ? new ReceiverFaults()
+            : ReceiverFaults.parse(config.get(ReceiverConfig.FAULTS));
     this.executor = Executors.newVirtualThreadPerTaskExecutor();
     this.server = HttpServer.create(new InetSocketAddress(config.httpPort()), 1024);
     server.setExecutor(executor);
@@ -65,14 +67,7 @@ public final class ReferenceReceiver implements AutoCloseable {
   public static ReferenceReceiver start(ReceiverConfig config) {
     Database database =
         Database.open(
-            new Database.Options(
-                config.dbUrl(),
-                config.dbUser(),
-                config.dbPassword(),
-                16,
-                "receiver",
-                "classpath:db/receiver",
-                "flyway_receiver_history"));
+            config.database(16, "receiver", "classpath:db/receiver", "flyway_receiver_history"));
     try {
       ReferenceReceiver receiver = new ReferenceReceiver(config, database);
       receiver.server.start();
@@ -179,7 +174,7 @@ public final class ReferenceReceiver implements AutoCloseable {
     if (!method.equals("POST")) {
       return new Reply(405, "only POST", null);
     }
-    if (config.bearerToken() != null && !tokenMatches(exchange)) {
+    if (config.get(ReceiverConfig.TOKEN) != null && !tokenMatches(exchange)) {
       return new Reply(401, "missing or wrong bearer token", null);
     }
     byte[] body = readBody(exchange.getRequestBody());
@@ -195,7 +190,7 @@ public final class ReferenceReceiver implements AutoCloseable {
             headers.getFirst(WebhookSignature.HEADER_SIGNATURE),
             body,
             Instant.now(),
-            config.tolerance());
+            config.get(ReceiverConfig.TOLERANCE));
     if (verdict != WebhookSignature.Verdict.VALID) {
       log.warn("event=webhook_refused webhook_id={} verdict={}", webhookId, verdict);
       return new Reply(401, "signature check failed: " + verdict, null);
@@ -250,7 +245,7 @@ public final class ReferenceReceiver implements AutoCloseable {
    * requires a bearer token is the same token required here.
    */
   private Reply changeFaults(HttpExchange exchange, String method) throws IOException {
-    if (config.bearerToken() != null && !tokenMatches(exchange)) {
+    if (config.get(ReceiverConfig.TOKEN) != null && !tokenMatches(exchange)) {
       return new Reply(401, "missing or wrong bearer token", null);
     }
     try {
@@ -294,7 +289,7 @@ public final class ReferenceReceiver implements AutoCloseable {
 
   private boolean tokenMatches(HttpExchange exchange) {
     String header = exchange.getRequestHeaders().getFirst("Authorization");
-    String expected = "Bearer " + config.bearerToken();
+    String expected = "Bearer " + config.get(ReceiverConfig.TOKEN);
     return header != null
         && MessageDigest.isEqual(
             expected.getBytes(StandardCharsets.UTF_8), header.getBytes(StandardCharsets.UTF_8));

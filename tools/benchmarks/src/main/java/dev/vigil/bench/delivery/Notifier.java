@@ -28,6 +28,6 @@ final class Notifier {
     env.put("VIGIL_WEBHOOK_URL", webhookUrl);
     env.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
     env.put("VIGIL_WEBHOOK_SECRETS", "whsec_" + Base64.getEncoder().encodeToString(key));
-    return NotifierService.start(NotifierConfig.from(new Settings(env)));
+    return NotifierService.start(new NotifierConfig(new Settings(env)));
   }
 }

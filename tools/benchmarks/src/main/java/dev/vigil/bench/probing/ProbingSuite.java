@@ -77,14 +77,14 @@ public final class ProbingSuite implements Suite {
       env.put("VIGIL_DB_URL", ctx.infra().jdbcUrl("bench_probing"));
       env.put("VIGIL_DB_USER", "postgres");
       env.put("VIGIL_HTTP_PORT", "0");
-      env.put("VIGIL_API_TOKEN", "bench-token");
+      env.put("VIGIL_MONITOR_API_TOKEN", "bench-token");
       env.put("VIGIL_INSTANCE_ID", "bench-monitor");
       // Default settings; -Dbench.probing.pool=N only for experiments on the bottleneck.
       String pool = System.getProperty("bench.probing.pool");
       if (pool != null) {
         env.put("VIGIL_DB_POOL_SIZE", pool);
       }
-      try (MonitorService monitor = MonitorService.start(MonitorConfig.from(new Settings(env)))) {
+      try (MonitorService monitor = MonitorService.start(new MonitorConfig(new Settings(env)))) {
         OutboxRun.sleep(warmup.toMillis());
         long from = Clocks.nowMicros();
         double cpu0 = CpuMeter.processCpuSeconds();

@@ -47,7 +47,7 @@ public final class IdleOutboxSuite implements Suite {
     DataSource db = ctx.infra().monitorDatabase(DATABASE, 4);
     ctx.infra().createTopic(TOPIC, PARTITIONS);
     Duration length = ctx.options().quick() ? Duration.ofSeconds(30) : Duration.ofMinutes(5);
-    String slot = VigilRelay.settings(ctx.infra(), DATABASE, TOPIC).get("VIGIL_RELAY_SLOT_NAME");
+    String slot = VigilRelay.settings(ctx.infra(), DATABASE, TOPIC).get("VIGIL_RELAY_SLOT");
     try (Connection writer = db.getConnection();
         Connection sampler = db.getConnection();
         Statement ddl = writer.createStatement()) {

@@ -21,15 +21,15 @@ public final class VigilRelay {
     env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", infra.bootstrapServers());
     env.put("VIGIL_TOPIC", topic);
     env.put("VIGIL_HTTP_PORT", "0");
-    env.put("VIGIL_RELAY_SLOT_NAME", "bench_" + database);
-    env.put("VIGIL_RELAY_INSTANCE_ID", "bench-" + database);
+    env.put("VIGIL_RELAY_SLOT", "bench_" + database);
+    env.put("VIGIL_INSTANCE_ID", "bench-" + database);
     return env;
   }
 
   /** Starts the relay and waits until it streams (it may first be a standby for a moment). */
   public static RelayService start(Infra infra, String database, String topic) {
     RelayService relay =
-        RelayService.start(RelayConfig.from(new Settings(settings(infra, database, topic))));
+        RelayService.start(new RelayConfig(new Settings(settings(infra, database, topic))));
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (relay.status().state() != RelayStatus.State.STREAMING) {
       if (System.nanoTime() > deadline) {

@@ -33,9 +33,9 @@ final class ServiceEnv {
     env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", infra.bootstrapServers());
     env.put("VIGIL_TOPIC", options.topic());
     env.put("VIGIL_TOPIC_PARTITIONS", String.valueOf(options.partitions()));
-    env.put("VIGIL_RELAY_SLOT_NAME", "vigil_drill");
+    env.put("VIGIL_RELAY_SLOT", "vigil_drill");
     env.put("VIGIL_RELAY_PUBLICATION", "vigil_drill_outbox");
-    env.put("VIGIL_RELAY_INSTANCE_ID", instanceId);
+    env.put("VIGIL_INSTANCE_ID", instanceId);
     return env;
   }
 

@@ -1,0 +1,66 @@
+package dev.vigil.kit;
+
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Settings every service names the same way, defined once and reused (Kafka's {@code
+ * CommonClientConfigs}). A service lists the ones it reads in its {@link ConfigDef}, adjusting a
+ * default or wording with {@link Setting#withDefault} or {@link Setting#withDoc} where it must.
+ */
+public final class CommonSettings {
+  private static final Pattern JDBC_URL =
+      Pattern.compile("jdbc:postgresql://[^/:?,@\\s]+(:\\d{1,5})?/[^/?\\s]+(\\?\\S*)?");
+
+  public static final Setting<String> DB_URL =
+      Setting.string("VIGIL_DB_URL", null)
+          .check(CommonSettings::isJdbcUrl, "must look like jdbc:postgresql://host:port/database")
+          .doc("JDBC URL of the service's PostgreSQL database.");
+  public static final Setting<String> DB_USER =
+      Setting.string("VIGIL_DB_USER", null, "Database user.");
+  public static final Setting<String> DB_PASSWORD =
+      Setting.secret("VIGIL_DB_PASSWORD", "", "Database password (empty for none).");
+  public static final Setting<Integer> DB_POOL_SIZE =
+      Setting.integer("VIGIL_DB_POOL_SIZE", 10, 2, 200, "Database connections.");
+  public static final Setting<String> KAFKA_BOOTSTRAP_SERVERS =
+      Setting.string("VIGIL_KAFKA_BOOTSTRAP_SERVERS", null, "Kafka bootstrap servers.");
+  public static final Setting<String> TOPIC =
+      Setting.string("VIGIL_TOPIC", "vigil.alerts", "Topic of alert events.");
+  public static final Setting<Integer> HTTP_PORT =
+      Setting.integer("VIGIL_HTTP_PORT", 8080, 0, 65_535, "HTTP port; 0 picks a free port.");
+  public static final Setting<String> INSTANCE_ID =
+      Setting.string(
+              "VIGIL_INSTANCE_ID",
+              "",
+              "Name of this instance in logs, health, leases and client ids; default: host"
+                  + " name, pid and a random part.")
+          .withComputedDefault(CommonSettings::defaultInstanceId);
+
+  public static final Setting<String> WEBHOOK_SECRETS =
+      Setting.secret("VIGIL_WEBHOOK_SECRETS", "")
+          .doc("Signing secrets, whsec_<base64>, comma-separated (several while rotating).");
+  public static final Setting<String> WEBHOOK_SECRETS_FILE =
+      Setting.string("VIGIL_WEBHOOK_SECRETS_FILE", "")
+          .doc("File holding the signing secrets instead of VIGIL_WEBHOOK_SECRETS.");
+
+  private CommonSettings() {}
+
+  private static boolean isJdbcUrl(String jdbcUrl) {
+    if (!JDBC_URL.matcher(jdbcUrl).matches()) {
+      return false;
+    }
+    try {
+      return URI.create(jdbcUrl.substring("jdbc:".length())).getHost() != null;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static String defaultInstanceId() {
+    return ManagementFactory.getRuntimeMXBean().getName().replace('@', '-')
+        + "-"
+        + UUID.randomUUID().toString().substring(0, 8);
+  }
+}
