@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param pollInterval how often an idle worker looks for due deliveries
  * @param receiptRetention finished receipts older than this are forgotten; must outlast the topic's
  *     retention, or a re-read old event is delivered again
+ * @param startLookBack where a partition without committed offset starts: records older than this
+ *     (by record timestamp) are skipped, not paged again
  */
 public record NotifierConfig(
     String dbUrl,
@@ -51,7 +53,8 @@ public record NotifierConfig(
     Duration retryAfterMax,
     Duration lease,
     Duration pollInterval,
-    Duration receiptRetention) {
+    Duration receiptRetention,
+    Duration startLookBack) {
 
   private static final Duration MS = Duration.ofMillis(1);
   private static final Duration DAY = Duration.ofDays(1);
@@ -141,6 +144,17 @@ public record NotifierConfig(
               + " topic's retention: an event read again after its receipt is gone is delivered"
               + " again.");
 
+  static final Setting<Duration> START_LOOKBACK =
+      Setting.duration(
+          "VIGIL_NOTIFIER_START_LOOKBACK",
+          "1h",
+          Duration.ZERO,
+          Duration.ofDays(3650),
+          "Where the consumer group starts on a partition with no committed offset (new group"
+              + " name, fresh setup): at records at most this old, by record timestamp. Older"
+              + " records are skipped (logged and counted), so alerts long past are not paged"
+              + " again; a notifier that was merely down resumes at its committed offsets.");
+
   /** Every setting the notifier reads. */
   public static final List<Setting<?>> SETTINGS =
       List.of(
@@ -169,13 +183,15 @@ public record NotifierConfig(
           RETRY_AFTER_MAX,
           LEASE,
           POLL_INTERVAL,
-          RECEIPT_RETENTION);
+          RECEIPT_RETENTION,
+          START_LOOKBACK);
 
   public NotifierConfig {
     Objects.requireNonNull(dbUrl, "dbUrl is missing");
     Objects.requireNonNull(bootstrapServers, "bootstrapServers is missing");
     Objects.requireNonNull(routes, "routes are missing");
     Objects.requireNonNull(receiptRetention, "receiptRetention is missing");
+    Objects.requireNonNull(startLookBack, "startLookBack is missing");
     if (adminToken != null && adminToken.isBlank()) {
       adminToken = null;
     }
@@ -225,6 +241,7 @@ public record NotifierConfig(
     Duration lease = settings.get(LEASE);
     Duration poll = settings.get(POLL_INTERVAL);
     Duration receiptRetention = settings.get(RECEIPT_RETENTION);
+    Duration startLookBack = settings.get(START_LOOKBACK);
     settings.validate();
 
     WebhookRoutes routes = null;
@@ -274,7 +291,8 @@ public record NotifierConfig(
           retryAfterMax,
           lease,
           poll,
-          receiptRetention);
+          receiptRetention,
+          startLookBack);
     } catch (IllegalArgumentException e) {
       throw new ConfigException("invalid configuration: " + e.getMessage());
     }
@@ -304,6 +322,8 @@ public record NotifierConfig(
         + lease
         + ", receiptRetention="
         + receiptRetention
+        + ", startLookBack="
+        + startLookBack
         + ", admin="
         + (adminToken == null ? "disabled" : "enabled")
         + "]";

@@ -75,9 +75,11 @@ public final class NotifierService implements AutoCloseable {
       ReceiptConsumer intake =
           new ReceiptConsumer(
               database,
-              config.bootstrapServers(),
-              config.topic(),
-              config.groupId(),
+              new ReceiptConsumer.Options(
+                  config.bootstrapServers(),
+                  config.topic(),
+                  config.groupId(),
+                  config.startLookBack()),
               registry,
               delivery::wake);
       intake.start();
@@ -88,7 +90,7 @@ public final class NotifierService implements AutoCloseable {
               database,
               registry,
               config.adminToken(),
-              intake::healthy,
+              intake::problem,
               delivery::wake);
       parts.push(api);
       log.info("event=notifier_started port={} config={}", api.port(), config);
