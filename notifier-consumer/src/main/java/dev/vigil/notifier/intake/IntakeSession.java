@@ -1,5 +1,6 @@
 package dev.vigil.notifier.intake;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -128,11 +129,11 @@ final class IntakeSession {
     sink.stored(stored, List.of(rejected));
   }
 
-  private static byte[] bytes(java.nio.ByteBuffer buffer) {
+  private static byte[] bytes(ByteBuffer buffer) {
     if (buffer == null) {
       return null;
     }
-    java.nio.ByteBuffer copy = buffer.duplicate();
+    ByteBuffer copy = buffer.duplicate();
     byte[] bytes = new byte[copy.remaining()];
     copy.get(bytes);
     return bytes;

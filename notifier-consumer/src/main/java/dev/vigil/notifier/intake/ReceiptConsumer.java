@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -136,7 +137,7 @@ public final class ReceiptConsumer implements AutoCloseable {
     for (IntakeState.Cause cause : IntakeState.Cause.values()) {
       Gauge.builder("vigil.notifier.intake.down", () -> state.cause() == cause ? 1 : 0)
           .description("1 while intake is down for this cause")
-          .tag("cause", cause.name().toLowerCase(java.util.Locale.ROOT))
+          .tag("cause", cause.name().toLowerCase(Locale.ROOT))
           .register(registry);
     }
     this.thread = new Thread(this::supervise, "notifier-intake");
