@@ -85,6 +85,14 @@ public final class NotifierConfig extends ServiceConfig {
                   + " topic's retention: an event read again after its receipt is gone is"
                   + " delivered again.");
 
+  public static final Setting<Duration> START_LOOKBACK =
+      Setting.duration("VIGIL_NOTIFIER_START_LOOKBACK", "1h")
+          .range("0s", "87600h")
+          .doc(
+              "A partition with no committed offset (new group, fresh setup) starts at records at"
+                  + " most this old, by record timestamp; older ones are skipped (logged, counted),"
+                  + " not paged again. A notifier that was merely down resumes where it stopped.");
+
   /** Every setting of the notifier, in README order, and the rules that tie several together. */
   public static final ConfigDef DEFINITION =
       ConfigDef.of(
@@ -95,6 +103,7 @@ public final class NotifierConfig extends ServiceConfig {
               KAFKA_BOOTSTRAP_SERVERS,
               TOPIC,
               GROUP_ID,
+              START_LOOKBACK,
               WEBHOOK_URL,
               WEBHOOK_SECRETS,
               WEBHOOK_SECRETS_FILE,

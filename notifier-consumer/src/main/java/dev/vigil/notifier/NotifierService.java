@@ -12,6 +12,7 @@ import static dev.vigil.notifier.NotifierConfig.POLL_INTERVAL;
 import static dev.vigil.notifier.NotifierConfig.READ_TIMEOUT;
 import static dev.vigil.notifier.NotifierConfig.RECEIPT_RETENTION;
 import static dev.vigil.notifier.NotifierConfig.RETRY_AFTER_MAX;
+import static dev.vigil.notifier.NotifierConfig.START_LOOKBACK;
 import static dev.vigil.notifier.NotifierConfig.WORKERS;
 
 import dev.vigil.kit.db.Database;
@@ -91,9 +92,11 @@ public final class NotifierService implements AutoCloseable {
       ReceiptConsumer intake =
           new ReceiptConsumer(
               database,
-              config.kafkaBootstrapServers(),
-              config.topic(),
-              config.get(GROUP_ID),
+              new ReceiptConsumer.Options(
+                  config.kafkaBootstrapServers(),
+                  config.topic(),
+                  config.get(GROUP_ID),
+                  config.get(START_LOOKBACK)),
               registry,
               delivery::wake);
       intake.start();
@@ -104,7 +107,7 @@ public final class NotifierService implements AutoCloseable {
               database,
               registry,
               config.get(ADMIN_TOKEN),
-              intake::healthy,
+              intake::problem,
               delivery::wake);
       parts.push(api);
       log.info("event=notifier_started port={} config={}", api.port(), config);

@@ -13,7 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +41,7 @@ public final class HttpApi implements AutoCloseable {
       Database database,
       PrometheusMeterRegistry registry,
       String adminToken,
-      BooleanSupplier intakeHealthy,
+      Supplier<String> intakeProblem,
       Runnable afterReplay) {
     OperatorStore operators = new OperatorStore(database);
     DatabaseReadiness readiness =
@@ -52,7 +52,7 @@ public final class HttpApi implements AutoCloseable {
             config -> {
               config.startup.showJavalinBanner = false;
               config.jetty.port = port;
-              config.routes.get("/health", ctx -> health(ctx, readiness, intakeHealthy));
+              config.routes.get("/health", ctx -> health(ctx, readiness, intakeProblem));
               config.routes.get(
                   "/metrics",
                   ctx -> ctx.contentType("text/plain; version=0.0.4").result(registry.scrape()));
@@ -143,14 +143,21 @@ public final class HttpApi implements AutoCloseable {
     }
   }
 
+  /**
+   * @param intakeProblem why intake is down, or null while it works
+   */
   private static void health(
-      Context ctx, DatabaseReadiness readiness, BooleanSupplier intakeHealthy) {
+      Context ctx, DatabaseReadiness readiness, Supplier<String> intakeProblem) {
     boolean dbUp = readiness.answers();
-    boolean intakeUp = intakeHealthy.getAsBoolean();
+    String problem = intakeProblem.get();
+    boolean intakeUp = problem == null;
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", dbUp && intakeUp ? "UP" : "DOWN");
     body.put("database", dbUp ? "UP" : "DOWN");
     body.put("intake", intakeUp ? "UP" : "DOWN");
+    if (!intakeUp) {
+      body.put("intakeReason", problem);
+    }
     json(ctx, dbUp && intakeUp ? 200 : 503, body);
   }
 

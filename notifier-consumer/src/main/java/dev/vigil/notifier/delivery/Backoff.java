@@ -28,29 +28,39 @@ record Backoff(Duration initial, Duration max, Duration retryAfterMax) {
       jittered = exponential;
     }
     if (retryAfter != null && !retryAfter.isNegative()) {
-      long honoured = Math.min(retryAfter.toMillis(), retryAfterMax.toMillis());
-      return Duration.ofMillis(Math.max(jittered, honoured));
+      // Compared as durations: a receiver's Retry-After may be far beyond what fits in a long of
+      // milliseconds, and must end up as the configured bound, not as an overflow.
+      Duration honoured = retryAfter.compareTo(retryAfterMax) > 0 ? retryAfterMax : retryAfter;
+      return Duration.ofMillis(Math.max(jittered, honoured.toMillis()));
     }
     return Duration.ofMillis(jittered);
   }
 
-  /** Parses a Retry-After value: delta-seconds or an HTTP-date. Null when absent or unreadable. */
+  /** A Retry-After beyond anything a bound can be: what a too-large value is read as. */
+  static final Duration FOREVER = Duration.ofSeconds(Long.MAX_VALUE);
+
+  /**
+   * Parses a Retry-After value: delta-seconds or an HTTP-date. Null when absent or unreadable; a
+   * number of seconds too large for a long is {@link #FOREVER} (then bounded by {@link #delay}).
+   */
   static Duration parseRetryAfter(String value, Instant now) {
     if (value == null || value.isBlank()) {
       return null;
     }
     String text = value.strip();
-    try {
-      long seconds = Long.parseLong(text);
-      return seconds < 0 ? null : Duration.ofSeconds(seconds);
-    } catch (NumberFormatException notSeconds) {
+    if (text.chars().allMatch(c -> c >= '0' && c <= '9')) {
       try {
-        Instant at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-        Duration until = Duration.between(now, at);
-        return until.isNegative() ? Duration.ZERO : until;
-      } catch (DateTimeParseException notDate) {
-        return null;
+        return Duration.ofSeconds(Long.parseLong(text));
+      } catch (NumberFormatException tooLarge) {
+        return FOREVER;
       }
+    }
+    try {
+      Instant at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+      Duration until = Duration.between(now, at);
+      return until.isNegative() ? Duration.ZERO : until;
+    } catch (DateTimeParseException | ArithmeticException notDate) {
+      return null;
     }
   }
 }

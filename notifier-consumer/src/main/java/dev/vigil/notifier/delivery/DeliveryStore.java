@@ -29,7 +29,12 @@ import java.util.UUID;
  */
 final class DeliveryStore {
   /**
-   * Claims due heads of line matching {@code filter} (a condition on {@code notifier_receipt},
+   * The lease runs from {@code clock_timestamp()}, the moment the row is claimed, not from {@code
+   * now()} (the transaction's start): a chained claim runs after the wait for the service locks,
+   * and a lease counted from before that wait could end while the request is still in flight, so
+   * another worker would send the webhook a second time.
+   *
+   * <p>Claims due heads of line matching {@code filter} (a condition on {@code notifier_receipt},
    * possibly with parameters before the limit and the lease): a new token, the lease as {@code
    * available_at}, one more attempt, all in one statement.
    */
@@ -43,7 +48,7 @@ final class DeliveryStore {
            for update skip locked)
         update notifier_receipt r
            set claim_token = gen_random_uuid(),
-               available_at = now() + ? * interval '1 millisecond',
+               available_at = clock_timestamp() + ? * interval '1 millisecond',
                attempts = r.attempts + 1
           from candidate c
          where r.event_id = c.event_id

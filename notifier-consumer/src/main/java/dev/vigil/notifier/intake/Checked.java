@@ -14,11 +14,25 @@ import org.apache.kafka.common.header.Header;
 /** One consumed record, classified as a valid receipt or a rejected (poison) record. */
 sealed interface Checked {
 
-  /** A valid alert event with the exact payload text it arrived with. */
-  record Accepted(AlertEvent event, String payload, String topic, int partition, long offset)
+  /**
+   * A valid alert event. {@code payload} is the canonical JSON of the parsed event ({@link
+   * AlertEventJson#write}), never the bytes as consumed: trailing bytes, unknown fields and odd
+   * spacing do not reach the receiver, and two copies of one event compare equal as text.
+   */
+  record Accepted(
+      AlertEvent event,
+      String payload,
+      String topic,
+      int partition,
+      long offset,
+      byte[] key,
+      byte[] value)
       implements Checked {}
 
-  /** Not a usable alert event: parked with the raw bytes and the reason. */
+  /**
+   * Not a usable alert event: parked with the raw bytes (stored as {@code bytea}, whatever they
+   * are) and a reason that is always safe to store and log (see {@link Sanitize}).
+   */
   record Rejected(
       String topic,
       int partition,
@@ -27,39 +41,60 @@ sealed interface Checked {
       byte[] value,
       String field,
       String reason)
-      implements Checked {}
+      implements Checked {
+    public Rejected {
+      field = Sanitize.text(field == null ? "value" : field, 100);
+      reason = Sanitize.text(reason == null ? "unreadable" : reason, Sanitize.MAX_REASON);
+    }
+  }
 
   /** Classifies {@code record}; never throws for bad input. */
   static Checked of(ConsumerRecord<byte[], byte[]> record) {
-    String topic = record.topic();
-    int partition = record.partition();
-    long offset = record.offset();
-    byte[] keyBytes = record.key();
-    byte[] value = record.value();
     try {
-      AlertEvent event = AlertEventJson.read(value);
-      String key = keyBytes == null ? null : utf8(keyBytes);
-      if (key == null) {
-        return rejected(record, "key", "record has no key (the service name)");
-      }
-      if (!key.equals(event.service())) {
-        return rejected(
-            record,
-            "key",
-            "key '" + abbreviate(key) + "' does not match service '" + event.service() + "'");
-      }
-      Header idHeader = record.headers().lastHeader(AlertTopic.HEADER_EVENT_ID);
-      if (idHeader != null
-          && idHeader.value() != null
-          && !event.eventId().toString().equals(utf8(idHeader.value()))) {
-        return rejected(record, "header:id", "header id does not match eventId " + event.eventId());
-      }
-      return new Accepted(event, utf8(value), topic, partition, offset);
+      return classify(record);
     } catch (InvalidAlertEventException e) {
       return rejected(record, e.field(), e.getMessage());
-    } catch (CharacterCodingException e) {
-      return rejected(record, "encoding", "key or value is not valid UTF-8");
+    } catch (RuntimeException e) {
+      // Not expected for any input; parked rather than allowed to stop intake.
+      return rejected(record, "value", "unreadable: " + e);
     }
+  }
+
+  private static Checked classify(ConsumerRecord<byte[], byte[]> record) {
+    byte[] value = record.value();
+    if (value == null) {
+      return rejected(record, "value", "record has no value (tombstone)");
+    }
+    StrictJson.check(value);
+    AlertEvent event = AlertEventJson.read(value);
+    if (record.key() == null) {
+      return rejected(record, "key", "record has no key (the service name)");
+    }
+    String key = utf8(record.key());
+    if (key == null) {
+      return rejected(record, "key", "key is not valid UTF-8");
+    }
+    if (!key.equals(event.service())) {
+      return rejected(
+          record,
+          "key",
+          "key '" + Sanitize.text(key, 60) + "' does not match service '" + event.service() + "'");
+    }
+    Header idHeader = record.headers().lastHeader(AlertTopic.HEADER_EVENT_ID);
+    if (idHeader != null && idHeader.value() != null) {
+      String id = utf8(idHeader.value());
+      if (!event.eventId().toString().equals(id)) {
+        return rejected(record, "header:id", "header id does not match eventId " + event.eventId());
+      }
+    }
+    return new Accepted(
+        event,
+        AlertEventJson.write(event),
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        record.key(),
+        value);
   }
 
   private static Rejected rejected(
@@ -74,16 +109,17 @@ sealed interface Checked {
         why);
   }
 
-  private static String utf8(byte[] bytes) throws CharacterCodingException {
-    return StandardCharsets.UTF_8
-        .newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT)
-        .decode(ByteBuffer.wrap(bytes))
-        .toString();
-  }
-
-  private static String abbreviate(String text) {
-    return text.length() <= 60 ? text : text.substring(0, 60) + "…";
+  /** Strict UTF-8 decoding; null when the bytes are not valid UTF-8. */
+  static String utf8(byte[] bytes) {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
   }
 }

@@ -2,23 +2,21 @@ package dev.vigil.notifier.intake;
 
 import dev.vigil.kit.db.Database;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,163 +24,260 @@ import org.slf4j.LoggerFactory;
 /**
  * Consumes the alert topic in a consumer group with manual commits.
  *
- * <p>Guarantee: a poll batch is stored in one database transaction (receipts, conflicts, rejected
+ * <p>Guarantees: a poll batch is stored in one database transaction (receipts, conflicts, rejected
  * records) and only then are its offsets committed. A crash between the two re-delivers the batch;
- * receipts are keyed by event id, so the re-delivery adds nothing. If the database is unavailable
- * the consumer seeks back to the batch start and retries with backoff, so no record is skipped.
- * Poison records are parked, never retried forever and never dropped silently.
+ * receipts are keyed by event id, so the re-delivery adds nothing. No record can stop intake: each
+ * becomes a receipt or is parked with a sanitised reason (see {@link Checked}, {@link
+ * ReceiptStore}). If the database is unavailable the batch is rewound and retried with backoff, so
+ * no record is skipped. Any failure of the consumer itself (poll, commit, rebalance) closes it and,
+ * after a backoff, starts a new one from the committed offsets: the intake thread only ends when
+ * the notifier stops. {@link #state()} (for /health) and the {@code vigil_notifier_intake_down}
+ * gauge say why while intake is down.
  */
 public final class ReceiptConsumer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReceiptConsumer.class);
+  private static final Duration FIRST_RESTART = Duration.ofMillis(200);
+  private static final Duration MAX_RESTART = Duration.ofSeconds(10);
 
-  private final KafkaConsumer<byte[], byte[]> consumer;
+  /**
+   * Where and how to consume.
+   *
+   * @param startLookBack where a partition without committed offset starts (see {@link
+   *     StartPosition})
+   */
+  public record Options(
+      String bootstrapServers, String topic, String groupId, Duration startLookBack) {
+    public Options {
+      Objects.requireNonNull(bootstrapServers, "bootstrapServers is missing");
+      Objects.requireNonNull(topic, "topic is missing");
+      Objects.requireNonNull(groupId, "groupId is missing");
+      if (startLookBack == null || startLookBack.isNegative()) {
+        throw new IllegalArgumentException("startLookBack must be >= 0, was " + startLookBack);
+      }
+    }
+
+    /** The consumer's properties: manual commits, byte arrays, fast failover of a dead member. */
+    Properties consumerProperties() {
+      Properties props = new Properties();
+      props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+      props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+      props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+      // Only for a committed offset that fell out of retention; a partition with no committed
+      // offset starts at the look-back (StartPosition), never at the earliest record.
+      props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+      props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "500");
+      // A crashed instance's partitions move to the survivors after 10 s instead of the default
+      // 45 s: alerts wait less after a kill -9 (the fault drill measured 40-85 s intake stalls with
+      // the default).
+      props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+      props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
+      props.put(ConsumerConfig.CLIENT_ID_CONFIG, groupId + "-intake");
+      return props;
+    }
+  }
+
+  private final Supplier<Consumer<byte[], byte[]>> consumers;
   private final ReceiptStore store;
-  private final String topic;
+  private final Options options;
   private final Runnable onNewReceipts;
   private final Counter received;
   private final Counter duplicates;
   private final Counter conflicts;
   private final Counter rejected;
+  private final Counter restarts;
+  private final Counter skippedOnStart;
   private final Thread thread;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean running = true;
-  private volatile boolean healthy = true;
+  private volatile IntakeState state = IntakeState.UP;
+  private volatile Consumer<byte[], byte[]> current;
 
   /**
    * @param onNewReceipts called after a batch added receipts (wakes idle delivery workers)
    */
   public ReceiptConsumer(
+      Database database, Options options, MeterRegistry registry, Runnable onNewReceipts) {
+    this(
+        database,
+        options,
+        () ->
+            new KafkaConsumer<>(
+                options.consumerProperties(),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer()),
+        registry,
+        onNewReceipts);
+  }
+
+  /** With a consumer factory, so a test can hand in a consumer that fails. */
+  ReceiptConsumer(
       Database database,
-      String bootstrapServers,
-      String topic,
-      String groupId,
+      Options options,
+      Supplier<Consumer<byte[], byte[]>> consumers,
       MeterRegistry registry,
       Runnable onNewReceipts) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "500");
-    // A crashed instance's partitions move to the survivors after 10 s instead of the default 45 s:
-    // alerts wait
-    // less after a kill -9 (the fault drill measured 40-85 s intake stalls with the default).
-    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
-    props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
-    props.put(ConsumerConfig.CLIENT_ID_CONFIG, groupId + "-intake");
-    this.consumer =
-        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.consumers = consumers;
     this.store = new ReceiptStore(database);
-    this.topic = topic;
+    this.options = options;
     this.onNewReceipts = onNewReceipts;
     this.received = registry.counter("vigil_notifier_receipts_total");
     this.duplicates = registry.counter("vigil_notifier_duplicates_total");
     this.conflicts = registry.counter("vigil_notifier_conflicts_total");
     this.rejected = registry.counter("vigil_notifier_rejected_total");
-    this.thread = new Thread(this::run, "notifier-intake");
+    this.restarts =
+        Counter.builder("vigil.notifier.intake.restarts")
+            .description("Kafka consumers of the intake closed after a failure and started again")
+            .register(registry);
+    this.skippedOnStart =
+        Counter.builder("vigil.notifier.intake.lookback.skipped")
+            .description(
+                "Records before the start look-back, skipped on partitions without committed"
+                    + " offset")
+            .register(registry);
+    for (IntakeState.Cause cause : IntakeState.Cause.values()) {
+      Gauge.builder("vigil.notifier.intake.down", () -> state.cause() == cause ? 1 : 0)
+          .description("1 while intake is down for this cause")
+          .tag("cause", cause.name().toLowerCase(Locale.ROOT))
+          .register(registry);
+    }
+    this.thread = new Thread(this::supervise, "notifier-intake");
   }
 
   public void start() {
     thread.start();
   }
 
-  /** False while the last batch could not be stored. */
+  /** False while intake is down (see {@link #state()} for why). */
   public boolean healthy() {
-    return healthy && thread.isAlive();
+    return state.up() && thread.isAlive();
   }
 
-  private void run() {
+  /** Why intake is down (for /health), or null while it works. */
+  public String problem() {
+    IntakeState now = state();
+    if (healthy()) {
+      return null;
+    }
+    return now.reason() == null ? "intake is down" : now.cause() + ": " + now.reason();
+  }
+
+  /** What intake is doing, and why it is down if it is. */
+  public IntakeState state() {
+    return thread.isAlive() || !running
+        ? state
+        : IntakeState.down(IntakeState.Cause.STOPPED, "intake thread ended");
+  }
+
+  /** Runs consumers one after another until closed: a failed one is replaced after a backoff. */
+  private void supervise() {
+    Duration backoff = FIRST_RESTART;
+    while (running) {
+      long started = System.nanoTime();
+      try {
+        runOneConsumer();
+      } catch (RuntimeException | Error e) {
+        if (!running) {
+          break;
+        }
+        if (Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofMinutes(1)) > 0) {
+          backoff = FIRST_RESTART;
+        }
+        state = IntakeState.down(IntakeState.Cause.KAFKA, e.toString());
+        restarts.increment();
+        log.error(
+            "event=intake_consumer_failed restart_in_ms={} error=\"{}\"",
+            backoff.toMillis(),
+            Sanitize.text(e.toString(), Sanitize.MAX_REASON),
+            e);
+        if (!pause(backoff)) {
+          break;
+        }
+        backoff =
+            backoff.multipliedBy(2).compareTo(MAX_RESTART) > 0
+                ? MAX_RESTART
+                : backoff.multipliedBy(2);
+      }
+    }
+    state = IntakeState.down(IntakeState.Cause.STOPPED, "intake stopped");
+  }
+
+  private void runOneConsumer() {
+    Consumer<byte[], byte[]> consumer = consumers.get();
+    current = consumer;
     try {
-      consumer.subscribe(List.of(topic));
-      Duration backoff = Duration.ofMillis(200);
-      while (running) {
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
-        if (records.isEmpty()) {
-          continue;
-        }
-        try {
-          handle(records);
-          healthy = true;
-          backoff = Duration.ofMillis(200);
-        } catch (RuntimeException e) {
-          healthy = false;
-          log.warn(
-              "event=intake_batch_failed records={} retry_in_ms={} error=\"{}\"",
-              records.count(),
-              backoff.toMillis(),
-              e.getMessage());
-          rewind(records);
-          if (stopped.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
-            break;
-          }
-          backoff =
-              backoff.multipliedBy(2).compareTo(Duration.ofSeconds(10)) > 0
-                  ? Duration.ofSeconds(10)
-                  : backoff.multipliedBy(2);
-        }
+      if (!running) {
+        return;
       }
-    } catch (WakeupException e) {
-      if (running) {
-        log.error("event=intake_unexpected_wakeup", e);
+      consumer.subscribe(
+          List.of(options.topic()),
+          new StartPosition(consumer, options.startLookBack(), Clock.systemUTC(), skippedOnStart));
+      new IntakeSession(consumer, store, new Sink(), () -> running).run();
+    } finally {
+      current = null;
+      try {
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+      } catch (RuntimeException e) {
+        log.warn("event=intake_consumer_close_failed error=\"{}\"", e.toString());
       }
+    }
+  }
+
+  private boolean pause(Duration delay) {
+    try {
+      return !stopped.await(delay.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      log.error("event=intake_stopped error=\"{}\"", e.getMessage(), e);
-    } finally {
-      healthy = false;
-      consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+      running = false;
+      return false;
     }
   }
 
-  private void handle(ConsumerRecords<byte[], byte[]> records) {
-    List<Checked.Accepted> accepted = new ArrayList<>(records.count());
-    List<Checked.Rejected> parked = new ArrayList<>();
-    for (ConsumerRecord<byte[], byte[]> record : records) {
-      switch (Checked.of(record)) {
-        case Checked.Accepted a -> accepted.add(a);
-        case Checked.Rejected r -> parked.add(r);
+  private final class Sink implements IntakeSession.Sink {
+    @Override
+    public void stored(ReceiptStore.Stored stored, List<Checked.Rejected> parked) {
+      received.increment(stored.inserted());
+      duplicates.increment(stored.duplicates());
+      conflicts.increment(stored.conflicts());
+      rejected.increment(stored.rejected());
+      for (Checked.Rejected r : parked) {
+        log.warn(
+            "event=record_rejected topic={} partition={} offset={} field={} reason=\"{}\"",
+            r.topic(),
+            r.partition(),
+            r.offset(),
+            r.field(),
+            r.reason());
+      }
+      if (stored.conflicts() > 0) {
+        log.warn(
+            "event=receipt_conflict count={} (same event id, different payload)",
+            stored.conflicts());
+      }
+      if (stored.inserted() > 0) {
+        onNewReceipts.run();
       }
     }
-    ReceiptStore.Stored stored = store.store(accepted, parked);
-    consumer.commitSync(nextOffsets(records));
-    received.increment(stored.inserted());
-    duplicates.increment(stored.duplicates());
-    conflicts.increment(stored.conflicts());
-    rejected.increment(stored.rejected());
-    for (Checked.Rejected r : parked) {
-      log.warn(
-          "event=record_rejected topic={} partition={} offset={} field={} reason=\"{}\"",
-          r.topic(),
-          r.partition(),
-          r.offset(),
-          r.field(),
-          r.reason());
-    }
-    if (stored.conflicts() > 0) {
-      log.warn(
-          "event=receipt_conflict count={} (same event id, different payload)", stored.conflicts());
-    }
-    if (stored.inserted() > 0) {
-      onNewReceipts.run();
-    }
-  }
 
-  private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(
-      ConsumerRecords<byte[], byte[]> records) {
-    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    for (TopicPartition partition : records.partitions()) {
-      List<ConsumerRecord<byte[], byte[]>> list = records.records(partition);
-      offsets.put(partition, new OffsetAndMetadata(list.getLast().offset() + 1));
-    }
-    return offsets;
-  }
-
-  private void rewind(ConsumerRecords<byte[], byte[]> records) {
-    for (TopicPartition partition : records.partitions()) {
-      if (consumer.assignment().contains(partition)) {
-        consumer.seek(partition, records.records(partition).getFirst().offset());
+    @Override
+    public void state(IntakeState next) {
+      if (!next.equals(state)) {
+        if (next.up()) {
+          log.info("event=intake_up previous_cause={}", state.cause());
+        }
+        state = next;
       }
+    }
+
+    @Override
+    public void polled() {
+      if (state.cause() == IntakeState.Cause.KAFKA) {
+        state(IntakeState.UP);
+      }
+    }
+
+    @Override
+    public boolean pause(Duration delay) {
+      return ReceiptConsumer.this.pause(delay);
     }
   }
 
@@ -190,7 +285,10 @@ public final class ReceiptConsumer implements AutoCloseable {
   public void close() {
     running = false;
     stopped.countDown();
-    consumer.wakeup();
+    Consumer<byte[], byte[]> consumer = current;
+    if (consumer != null) {
+      consumer.wakeup();
+    }
     try {
       thread.join(10_000);
     } catch (InterruptedException e) {

@@ -1,25 +1,40 @@
 package dev.vigil.notifier.intake;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.db.DatabaseException;
 import dev.vigil.notifier.internal.ServiceLocks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Stores one poll batch in one transaction: receipts ({@code on conflict (event_id) do nothing}),
- * conflicts (same id, different payload: both payloads kept, the receipt untouched) and rejected
- * records. A redelivered record therefore never creates a second receipt.
+ * Stores one poll batch: receipts ({@code on conflict (event_id) do nothing}), conflicts (same id,
+ * different payload: both payloads kept, the receipt untouched) and rejected records. A redelivered
+ * record therefore never creates a second receipt.
+ *
+ * <p>The batch is first tried in one transaction. If the database refuses it for a reason that lies
+ * in the data (SQLSTATE class 22 data exception, 23 constraint violation, 54 limit exceeded), the
+ * batch is stored again in one transaction with a savepoint per record: a record the database
+ * refuses is parked with the database's (sanitised) reason and the others are stored. Any other
+ * failure (connection lost, database down) is thrown: the caller retries the whole batch later.
+ * Payloads are compared as text (both are canonical JSON), never cast, so the comparison cannot
+ * fail on the data.
  */
 final class ReceiptStore {
-  /** What one batch changed. */
-  record Stored(int inserted, int duplicates, int conflicts, int rejected) {}
+  private static final Logger log = LoggerFactory.getLogger(ReceiptStore.class);
+
+  /** What one batch changed; {@code refused} are records the database would not take as valid. */
+  record Stored(
+      int inserted, int duplicates, int conflicts, int rejected, List<Checked.Rejected> refused) {}
 
   private static final String INSERT_RECEIPTS =
       """
@@ -43,7 +58,7 @@ final class ReceiptStore {
         from unnest(?::uuid[], ?::text[], ?::text[], ?::int[], ?::bigint[])
              as u(event_id, payload, topic, part, off)
         join notifier_receipt r on r.event_id = u.event_id
-       where r.payload::jsonb <> u.payload::jsonb
+       where r.payload <> u.payload
       on conflict (event_id, md5(conflicting_payload)) do nothing
       """;
 
@@ -62,17 +77,113 @@ final class ReceiptStore {
   }
 
   Stored store(List<Checked.Accepted> accepted, List<Checked.Rejected> rejected) {
-    return database.inTransaction(
-        "storing " + accepted.size() + " receipts",
-        connection -> {
-          Set<String> services = new HashSet<>();
-          int inserted = insertReceipts(connection, accepted, services);
-          int conflicts = inserted == accepted.size() ? 0 : insertConflicts(connection, accepted);
-          int parked = insertRejected(connection, rejected);
-          ServiceLocks.lock(connection, services);
-          ServiceLocks.promoteHeads(connection, services);
-          return new Stored(inserted, accepted.size() - inserted - conflicts, conflicts, parked);
-        });
+    try {
+      return database.inTransaction(
+          "storing " + accepted.size() + " receipts", c -> storeAll(c, accepted, rejected));
+    } catch (DatabaseException e) {
+      if (!causedByData(e.sqlState())) {
+        throw e;
+      }
+      log.warn(
+          "event=intake_batch_refused records={} sqlstate={} action=store_record_by_record"
+              + " error=\"{}\"",
+          accepted.size() + rejected.size(),
+          e.sqlState(),
+          Sanitize.text(e.getMessage(), Sanitize.MAX_REASON));
+      return database.inTransaction(
+          "storing " + accepted.size() + " receipts one by one",
+          c -> storeEach(c, accepted, rejected));
+    }
+  }
+
+  /**
+   * Whether a failure with {@code sqlState} is caused by the rows written, not by the database's
+   * state: data exceptions, constraint violations, program limits.
+   */
+  static boolean causedByData(String sqlState) {
+    return sqlState != null
+        && (sqlState.startsWith("22") || sqlState.startsWith("23") || sqlState.startsWith("54"));
+  }
+
+  private static Stored storeAll(
+      Connection connection, List<Checked.Accepted> accepted, List<Checked.Rejected> rejected)
+      throws SQLException {
+    Set<String> services = new HashSet<>();
+    int inserted = insertReceipts(connection, accepted, services);
+    int conflicts = inserted == accepted.size() ? 0 : insertConflicts(connection, accepted);
+    int parked = insertRejected(connection, rejected);
+    ServiceLocks.lock(connection, services);
+    ServiceLocks.promoteHeads(connection, services);
+    return new Stored(
+        inserted, accepted.size() - inserted - conflicts, conflicts, parked, List.of());
+  }
+
+  private static Stored storeEach(
+      Connection connection, List<Checked.Accepted> accepted, List<Checked.Rejected> rejected)
+      throws SQLException {
+    Set<String> services = new HashSet<>();
+    List<Checked.Rejected> refused = new ArrayList<>();
+    int inserted = 0;
+    int conflicts = 0;
+    int stored = 0;
+    for (Checked.Accepted a : accepted) {
+      Savepoint savepoint = connection.setSavepoint();
+      try {
+        Set<String> service = new HashSet<>();
+        int added = insertReceipts(connection, List.of(a), service);
+        int conflict = added == 1 ? 0 : insertConflicts(connection, List.of(a));
+        connection.releaseSavepoint(savepoint);
+        inserted += added;
+        conflicts += conflict;
+        stored++;
+        services.addAll(service);
+      } catch (SQLException e) {
+        if (!causedByData(e.getSQLState())) {
+          throw e;
+        }
+        connection.rollback(savepoint);
+        refused.add(
+            new Checked.Rejected(
+                a.topic(),
+                a.partition(),
+                a.offset(),
+                a.key(),
+                a.value(),
+                "database",
+                "refused by the database (SQLSTATE " + e.getSQLState() + "): " + e.getMessage()));
+      }
+    }
+    List<Checked.Rejected> park = new ArrayList<>(rejected);
+    park.addAll(refused);
+    int parked = 0;
+    for (Checked.Rejected r : park) {
+      Savepoint savepoint = connection.setSavepoint();
+      try {
+        parked += insertRejected(connection, List.of(r));
+        connection.releaseSavepoint(savepoint);
+      } catch (SQLException e) {
+        if (!causedByData(e.getSQLState())) {
+          throw e;
+        }
+        connection.rollback(savepoint);
+        // Raw bytes and a sanitised reason cannot be refused; keep where it came from at least.
+        parked +=
+            insertRejected(
+                connection,
+                List.of(
+                    new Checked.Rejected(
+                        r.topic(),
+                        r.partition(),
+                        r.offset(),
+                        null,
+                        null,
+                        "database",
+                        "record could not be stored (SQLSTATE " + e.getSQLState() + ")")));
+      }
+    }
+    ServiceLocks.lock(connection, services);
+    ServiceLocks.promoteHeads(connection, services);
+    return new Stored(inserted, stored - inserted - conflicts, conflicts, parked, refused);
   }
 
   private static int insertReceipts(
@@ -123,15 +234,14 @@ final class ReceiptStore {
 
   private static int insertConflicts(Connection connection, List<Checked.Accepted> batch)
       throws SQLException {
-    List<Checked.Accepted> rows = new ArrayList<>(batch);
-    int n = rows.size();
+    int n = batch.size();
     UUID[] ids = new UUID[n];
     String[] payloads = new String[n];
     String[] topics = new String[n];
     Integer[] partitions = new Integer[n];
     Long[] offsets = new Long[n];
     for (int i = 0; i < n; i++) {
-      Checked.Accepted a = rows.get(i);
+      Checked.Accepted a = batch.get(i);
       ids[i] = a.event().eventId();
       payloads[i] = a.payload();
       topics[i] = a.topic();

@@ -35,6 +35,18 @@ class BackoffTest {
   }
 
   @Test
+  void hugeRetryAfterIsClampedToTheBoundNeverOverflows() {
+    Instant now = Instant.parse("2026-11-30T08:00:00Z");
+    Duration huge = Backoff.parseRetryAfter("1" + "0".repeat(30), now);
+    assertThat(backoff.delay(1, huge)).isEqualTo(Duration.ofMinutes(5));
+    Duration longMax = Backoff.parseRetryAfter(String.valueOf(Long.MAX_VALUE), now);
+    assertThat(backoff.delay(3, longMax)).isEqualTo(Duration.ofMinutes(5));
+    Duration farFuture = Backoff.parseRetryAfter("Fri, 31 Dec 9999 23:59:59 GMT", now);
+    assertThat(backoff.delay(2, farFuture)).isEqualTo(Duration.ofMinutes(5));
+    assertThat(Backoff.parseRetryAfter("-5", now)).isNull();
+  }
+
+  @Test
   void statusesAreClassifiedAsDeliveredRetryableOrPermanent() {
     assertThat(Outcome.ofStatus(204, null)).isInstanceOf(Outcome.Delivered.class);
     for (int status : new int[] {408, 429, 500, 502, 503, 504}) {

@@ -9,6 +9,7 @@ import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.db.Database;
+import dev.vigil.notifier.internal.ServiceLocks;
 import dev.vigil.notifier.webhook.WebhookRoute;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import dev.vigil.receiver.ReceivedNotification;
@@ -23,7 +24,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -95,6 +98,67 @@ class LeaseIT {
     }
   }
 
+  @Test
+  void chainedClaimLeaseRunsFromAfterTheWaitForTheServiceLock(TestDatabase db) throws Exception {
+    try (Database database = open(db)) {
+      AlertEvent down =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "api", Instant.now(), 3, "503");
+      AlertEvent up =
+          AlertEvent.recovered(
+              UUID.randomUUID(), down.incidentId(), "api", Instant.now(), 3, "503", Instant.now());
+      insertHead(db, down);
+      insert(db, up, false);
+      DeliveryStore store = new DeliveryStore(database);
+      Claim claim = store.claim(1, Duration.ofMinutes(2)).getFirst();
+      Duration lease = Duration.ofSeconds(1);
+      String released;
+      CompletableFuture<DeliveryStore.Recorded> recording;
+      try (Connection holder = db.connect()) {
+        holder.setAutoCommit(false);
+        ServiceLocks.lock(holder, List.of("api"));
+        var delivered =
+            new DeliveryStore.Result(claim, DeliveryStore.Result.Kind.DELIVERED, 200, null, null);
+        recording = CompletableFuture.supplyAsync(() -> store.record(List.of(delivered), 1, lease));
+        // the recorder waits on the service lock for longer than the whole lease
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> waitingOnAdvisoryLockFor(db, lease.multipliedBy(2)));
+        try (PreparedStatement now = holder.prepareStatement("select clock_timestamp()::text");
+            ResultSet rows = now.executeQuery()) {
+          rows.next();
+          released = rows.getString(1);
+        }
+        holder.commit();
+      }
+      DeliveryStore.Recorded recorded = recording.get(60, TimeUnit.SECONDS);
+      assertThat(recorded.next()).extracting(Claim::eventId).containsExactly(up.eventId());
+      assertThat(
+              row(
+                  db,
+                  up.eventId(),
+                  "available_at >= '" + released + "'::timestamptz + interval '1 second'"))
+          .as("the lease of the chained claim starts once the lock is held")
+          .isEqualTo("t");
+    }
+  }
+
+  private static boolean waitingOnAdvisoryLockFor(TestDatabase db, Duration wait) throws Exception {
+    try (Connection connection = db.connect();
+        PreparedStatement query =
+            connection.prepareStatement(
+                """
+                select count(*) from pg_stat_activity
+                 where wait_event_type = 'Lock' and wait_event = 'advisory'
+                   and clock_timestamp() - xact_start > ? * interval '1 millisecond'
+                """)) {
+      query.setLong(1, wait.toMillis());
+      try (ResultSet rows = query.executeQuery()) {
+        rows.next();
+        return rows.getLong(1) > 0;
+      }
+    }
+  }
+
   /** Ends {@code claim}'s lease now: the row becomes due again, its token still set. */
   static void expireLease(TestDatabase db, Claim claim) throws Exception {
     try (Connection connection = db.connect();
@@ -153,19 +217,24 @@ class LeaseIT {
 
   /** A receipt as the intake stores it for a service with nothing else pending. */
   static void insertHead(TestDatabase db, AlertEvent event) throws Exception {
+    insert(db, event, true);
+  }
+
+  static void insert(TestDatabase db, AlertEvent event, boolean head) throws Exception {
     try (Connection connection = db.connect();
         PreparedStatement insert =
             connection.prepareStatement(
                 """
                 insert into notifier_receipt (event_id, service, kind, incident_id, payload,
                   kafka_topic, kafka_partition, kafka_offset, head)
-                values (?, ?, ?, ?, ?, 't', 0, 0, true)
+                values (?, ?, ?, ?, ?, 't', 0, 0, ?)
                 """)) {
       insert.setObject(1, event.eventId());
       insert.setString(2, event.service());
       insert.setString(3, event.kind().name());
       insert.setObject(4, event.incidentId());
       insert.setString(5, AlertEventJson.write(event));
+      insert.setBoolean(6, head);
       insert.executeUpdate();
     }
   }

@@ -24,6 +24,7 @@ import java.util.List;
  *     something new (every kill lands during delivery, but each waits out the consumer group's
  *     recovery); false: only the first kill waits, the others follow once the restarted instance is
  *     healthy
+ * @param hostileRounds sets of hostile records produced in the hostile-records drill
  * @param drainTimeout give up waiting for the receiver when it made no progress for this long
  * @param drills the drills to run, by name; empty = all
  */
@@ -42,6 +43,7 @@ public record DrillOptions(
     Duration chaosPhase,
     Duration pauseBetweenFaults,
     boolean notifierKillsAwaitDelivery,
+    int hostileRounds,
     Duration drainTimeout,
     List<String> drills) {
 
@@ -56,10 +58,10 @@ public record DrillOptions(
   }
 
   /**
-   * The full drill: 6 drills of at least 9,000 events each (54,000+ in total, written at 100 per
+   * The full drill: 7 drills of at least 9,000 events each (63,000+ in total, written at 100 per
    * second while faults are injected) over 120 services, 10 relay kills without and 10 with a
    * standby, 10 notifier kills, 2 broker and 2 PostgreSQL restarts, 5 kinds of receiver
-   * misbehaviour.
+   * misbehaviour, 5 sets of hostile records.
    */
   public static DrillOptions full() {
     return new DrillOptions(
@@ -77,6 +79,7 @@ public record DrillOptions(
         Duration.ofSeconds(4),
         Duration.ofSeconds(2),
         true,
+        5,
         Duration.ofSeconds(90),
         List.of());
   }
@@ -102,13 +105,15 @@ public record DrillOptions(
         Duration.ofSeconds(1),
         Duration.ofMillis(300),
         false,
+        1,
         Duration.ofSeconds(60),
         List.of(
             "relay-failover",
             "kafka-restart",
             "postgres-restart",
             "notifier-kill",
-            "receiver-chaos"));
+            "receiver-chaos",
+            "hostile-records"));
   }
 
   public DrillOptions onlyDrills(List<String> names) {
@@ -127,6 +132,7 @@ public record DrillOptions(
         chaosPhase,
         pauseBetweenFaults,
         notifierKillsAwaitDelivery,
+        hostileRounds,
         drainTimeout,
         names);
   }

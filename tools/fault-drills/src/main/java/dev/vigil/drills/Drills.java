@@ -1,10 +1,18 @@
 package dev.vigil.drills;
 
 import dev.vigil.drills.chaos.ChaosMode;
+import dev.vigil.drills.hostile.HostileRecords;
+import dev.vigil.drills.stack.Infra;
 import dev.vigil.drills.stack.ServiceProcess;
 import dev.vigil.drills.stack.Stack;
+import dev.vigil.drills.workload.CommittedEvent;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
@@ -62,8 +70,18 @@ final class Drills {
             "notifier-kill",
             "kill -9 of one of two notifier instances during delivery, restarted at once",
             ctx -> relays(ctx, 1),
-            Drills::killNotifiers));
+            Drills::killNotifiers),
+        new Drill(
+            HOSTILE,
+            "a plain producer puts hostile records onto the alert topic between the relay's"
+                + " (non-JSON, NUL and control characters, lone surrogates, invalid UTF-8, BOM,"
+                + " trailing garbage, empty, tombstone, oversize, unknown kind and version, a"
+                + " delivered event id again with the same and another payload)",
+            ctx -> relays(ctx, 1),
+            Drills::hostileRecords));
   }
+
+  private static final String HOSTILE = "hostile-records";
 
   /**
    * Exactly {@code count} relays running (extra ones stopped gracefully), one of them streaming.
@@ -147,6 +165,90 @@ final class Drills {
         Stack.pause(ctx.options.pauseBetweenFaults().toMillis());
       }
       ctx.killAndRestart(notifiers.get(i % notifiers.size()));
+    }
+  }
+
+  /**
+   * Produces the hostile set {@code hostileRounds} times while the workload flows; each round
+   * passes only when the notifiers parked every hostile record (or saw it as a duplicate) and are
+   * healthy. The reconciliation afterwards checks that every valid event was still delivered once,
+   * in order.
+   */
+  private static void hostileRecords(DrillContext ctx) {
+    try (HostileRecords hostile =
+        new HostileRecords(ctx.stack.infra().bootstrapServers(), ctx.stack.options().topic())) {
+      for (int i = 0; i < ctx.options.hostileRounds(); i++) {
+        ctx.awaitProgressThenPause(
+            "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
+        Delivered victim = awaitDelivered(ctx);
+        List<String> services =
+            ctx.workload.committed(HOSTILE).stream()
+                .map(CommittedEvent::service)
+                .distinct()
+                .limit(8)
+                .toList();
+        long at = System.nanoTime();
+        List<HostileRecords.Sent> sent =
+            hostile.produce(services, victim.eventId(), victim.service(), victim.payload());
+        long produced = System.nanoTime();
+        try {
+          Stack.await(
+              "every hostile record parked or seen as a duplicate",
+              Duration.ofSeconds(120),
+              () -> unaccounted(ctx, hostile, sent).isEmpty());
+        } catch (IllegalStateException e) {
+          throw new IllegalStateException(
+              "hostile records neither parked nor duplicates: " + unaccounted(ctx, hostile, sent),
+              e);
+        }
+        awaitAllHealthy(ctx.stack.notifiers());
+        ctx.record(sent.size() + " hostile records, each parked or a duplicate", at, produced, -1);
+      }
+    }
+  }
+
+  private record Delivered(UUID eventId, String service, String payload) {}
+
+  /** A delivered event of this drill, with the payload the notifier stored for it. */
+  private static Delivered awaitDelivered(DrillContext ctx) {
+    Delivered[] found = new Delivered[1];
+    Stack.await(
+        "a delivered event of the drill",
+        Duration.ofSeconds(120),
+        () -> {
+          UUID[] ids =
+              ctx.workload.committed(HOSTILE).stream()
+                  .map(CommittedEvent::eventId)
+                  .toArray(UUID[]::new);
+          try (Connection connection = ctx.stack.infra().connect(Infra.VIGIL_DB);
+              PreparedStatement query =
+                  connection.prepareStatement(
+                      """
+                      select event_id, service, payload from notifier_receipt
+                       where status = 'DELIVERED' and event_id = any(?) order by seq desc limit 1
+                      """)) {
+            query.setArray(1, connection.createArrayOf("uuid", ids));
+            try (ResultSet rows = query.executeQuery()) {
+              if (rows.next()) {
+                found[0] =
+                    new Delivered(
+                        rows.getObject(1, UUID.class), rows.getString(2), rows.getString(3));
+              }
+            }
+          } catch (SQLException e) {
+            return false;
+          }
+          return found[0] != null;
+        });
+    return found[0];
+  }
+
+  private static List<String> unaccounted(
+      DrillContext ctx, HostileRecords hostile, List<HostileRecords.Sent> sent) {
+    try (Connection connection = ctx.stack.infra().connect(Infra.VIGIL_DB)) {
+      return hostile.unaccounted(connection, sent);
+    } catch (SQLException e) {
+      return List.of("database: " + e.getMessage());
     }
   }
 

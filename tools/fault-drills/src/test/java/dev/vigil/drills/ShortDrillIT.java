@@ -37,7 +37,8 @@ class ShortDrillIT {
             "kafka-restart",
             "postgres-restart",
             "notifier-kill",
-            "receiver-chaos");
+            "receiver-chaos",
+            "hostile-records");
     SoftAssertions soft = new SoftAssertions();
     for (DrillResult result : results) {
       String drill = result.drill();

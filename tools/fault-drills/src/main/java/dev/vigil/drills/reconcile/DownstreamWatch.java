@@ -126,7 +126,10 @@ public final class DownstreamWatch implements AutoCloseable {
         try {
           for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
             long now = System.nanoTime();
-            onKafka.putIfAbsent(Snapshots.observed(record).eventId(), now);
+            Observed observed = Snapshots.observed(record);
+            if (observed != null) {
+              onKafka.putIfAbsent(observed.eventId(), now);
+            }
           }
         } catch (WakeupException e) {
           return;

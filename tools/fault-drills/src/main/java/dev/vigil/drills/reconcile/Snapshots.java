@@ -90,7 +90,10 @@ public final class Snapshots {
           throw new IllegalStateException("could not read topic " + topic + " to its end");
         }
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-          records.add(observed(record));
+          Observed observed = observed(record);
+          if (observed != null) {
+            records.add(observed);
+          }
         }
       }
     }
@@ -125,14 +128,22 @@ public final class Snapshots {
     return true;
   }
 
-  /** The event id from the {@code id} header, or from the payload when the header is missing. */
+  /**
+   * The event id from the {@code id} header, or from the payload when the header is missing; null
+   * for a record that is not a readable event (the hostile-records drill puts such records on the
+   * topic).
+   */
   static Observed observed(ConsumerRecord<String, byte[]> record) {
     Header header = record.headers().lastHeader(AlertTopic.HEADER_EVENT_ID);
     UUID id;
-    if (header != null) {
-      id = UUID.fromString(new String(header.value(), StandardCharsets.UTF_8).replace("\"", ""));
-    } else {
-      id = AlertEventJson.read(record.value()).eventId();
+    try {
+      if (header != null && header.value() != null) {
+        id = UUID.fromString(new String(header.value(), StandardCharsets.UTF_8).replace("\"", ""));
+      } else {
+        id = AlertEventJson.read(record.value()).eventId();
+      }
+    } catch (IllegalArgumentException notAnEvent) {
+      return null;
     }
     return new Observed(id, record.key(), record.partition(), record.offset());
   }

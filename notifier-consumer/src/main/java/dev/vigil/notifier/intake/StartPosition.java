@@ -1,0 +1,90 @@
+package dev.vigil.notifier.intake;
+
+import io.micrometer.core.instrument.Counter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a partition without a committed offset starts: at the first record whose timestamp is at
+ * most {@code lookBack} old (the end of the partition when there is none), not at the earliest
+ * record, so a new group name or a fresh notifier database does not page again for every alert in
+ * the topic's retention. What is skipped is logged and counted. The start position is committed at
+ * once, so a notifier that is merely down later resumes there and loses nothing, even on a
+ * partition that had no record yet.
+ *
+ * <p>A partition with a committed offset is left alone: the consumer resumes there (and an offset
+ * that fell out of retention resets to the earliest record still kept).
+ */
+final class StartPosition implements ConsumerRebalanceListener {
+  private static final Logger log = LoggerFactory.getLogger(StartPosition.class);
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private final Consumer<byte[], byte[]> consumer;
+  private final Duration lookBack;
+  private final Clock clock;
+  private final Counter skipped;
+
+  StartPosition(
+      Consumer<byte[], byte[]> consumer, Duration lookBack, Clock clock, Counter skipped) {
+    this.consumer = consumer;
+    this.lookBack = lookBack;
+    this.clock = clock;
+    this.skipped = skipped;
+  }
+
+  @Override
+  public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+    if (partitions.isEmpty()) {
+      return;
+    }
+    Map<TopicPartition, OffsetAndMetadata> committed =
+        consumer.committed(new HashSet<>(partitions), TIMEOUT);
+    List<TopicPartition> fresh = partitions.stream().filter(p -> committed.get(p) == null).toList();
+    if (fresh.isEmpty()) {
+      return;
+    }
+    long since = clock.millis() - lookBack.toMillis();
+    Map<TopicPartition, Long> query = new HashMap<>();
+    fresh.forEach(p -> query.put(p, Math.max(0, since)));
+    Map<TopicPartition, OffsetAndTimestamp> byTime = consumer.offsetsForTimes(query, TIMEOUT);
+    Map<TopicPartition, Long> begin = consumer.beginningOffsets(fresh, TIMEOUT);
+    Map<TopicPartition, Long> end = consumer.endOffsets(fresh, TIMEOUT);
+    Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
+    for (TopicPartition partition : fresh) {
+      OffsetAndTimestamp found = byTime.get(partition);
+      long target = found != null ? found.offset() : end.get(partition);
+      long first = begin.get(partition);
+      long skip = Math.max(0, target - first);
+      consumer.seek(partition, target);
+      start.put(partition, new OffsetAndMetadata(target));
+      skipped.increment(skip);
+      log.info(
+          "event=intake_start_without_offset partition={} look_back={} start_offset={}"
+              + " skipped_records={} skipped_offsets={}..{}",
+          partition,
+          lookBack,
+          target,
+          skip,
+          first,
+          target - 1);
+    }
+    consumer.commitSync(start, TIMEOUT);
+  }
+
+  @Override
+  public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+    // Offsets are committed after each stored batch; nothing is pending here.
+  }
+}
