@@ -1,7 +1,10 @@
 package dev.vigil.receiver;
 
 import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.InvalidAlertEventException;
 import dev.vigil.kit.db.Database;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -51,8 +54,8 @@ final class NotificationStore implements AutoCloseable {
       returning webhook_id
       """;
 
-  private static final String SAME_BODY =
-      "select body::jsonb = ?::jsonb from received_webhook where webhook_id = ?";
+  private static final String STORED_BODY =
+      "select body from received_webhook where webhook_id = ?";
 
   private final Database database;
   private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
@@ -144,13 +147,27 @@ final class NotificationStore implements AutoCloseable {
     return results;
   }
 
+  /**
+   * A repeat is a duplicate when it carries the same event as the stored body. Compared as parsed
+   * events in Java, not as {@code jsonb}: PostgreSQL refuses {@code \u0000} in jsonb, which valid
+   * events may hold in their text.
+   */
   private static Result compare(Connection c, Pending p) throws SQLException {
-    try (PreparedStatement same = c.prepareStatement(SAME_BODY)) {
-      same.setString(1, p.body());
-      same.setString(2, p.webhookId());
-      try (ResultSet rows = same.executeQuery()) {
-        return rows.next() && rows.getBoolean(1) ? Result.DUPLICATE : Result.CONFLICT;
+    try (PreparedStatement stored = c.prepareStatement(STORED_BODY)) {
+      stored.setString(1, p.webhookId());
+      try (ResultSet rows = stored.executeQuery()) {
+        return rows.next() && sameEvent(rows.getString(1), p.event())
+            ? Result.DUPLICATE
+            : Result.CONFLICT;
       }
+    }
+  }
+
+  private static boolean sameEvent(String storedBody, AlertEvent event) {
+    try {
+      return AlertEventJson.read(storedBody.getBytes(StandardCharsets.UTF_8)).equals(event);
+    } catch (InvalidAlertEventException e) {
+      return false;
     }
   }
 

@@ -91,6 +91,30 @@ class ReferenceReceiverIT {
   }
 
   @Test
+  void aRepeatedEventWithNulInItsTextIsADuplicateNotAnError(TestDatabase db) throws Exception {
+    try (ReferenceReceiver receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.onAnyPort(db.jdbcUrl(), db.user(), db.password(), CURRENT))) {
+      AlertEvent event =
+          AlertEvent.failed(
+              UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "a\u0000b");
+      String body = AlertEventJson.write(event);
+      String id = event.eventId().toString();
+      long now = Instant.now().getEpochSecond();
+
+      assertThat(post(receiver, id, now, body, body, List.of(CURRENT))).isEqualTo(200);
+      assertThat(post(receiver, id, now, body, body, List.of(CURRENT)))
+          .as("a retried delivery of the same event")
+          .isEqualTo(200);
+      String other =
+          AlertEventJson.write(
+              AlertEvent.failed(
+                  event.eventId(), event.incidentId(), "web", event.occurredAt(), 3, "a\u0000c"));
+      assertThat(post(receiver, id, now, other, other, List.of(CURRENT))).isEqualTo(409);
+    }
+  }
+
+  @Test
   void faultsCanBeInjectedOverHttpForDrills(TestDatabase db) throws Exception {
     try (ReferenceReceiver receiver =
         ReferenceReceiver.start(
