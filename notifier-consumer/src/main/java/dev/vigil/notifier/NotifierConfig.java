@@ -88,10 +88,7 @@ public final class NotifierConfig extends ServiceConfig {
   public static final Setting<Duration> START_LOOKBACK =
       Setting.duration("VIGIL_NOTIFIER_START_LOOKBACK", "1h")
           .range("0s", "87600h")
-          .doc(
-              "A partition with no committed offset (new group, fresh setup) starts at records at"
-                  + " most this old, by record timestamp; older ones are skipped (logged, counted),"
-                  + " not paged again. A notifier that was merely down resumes where it stopped.");
+          .doc("Without committed offsets, start at records at most this old; skip older ones.");
 
   /** Every setting of the notifier, in README order, and the rules that tie several together. */
   public static final ConfigDef DEFINITION =
@@ -124,12 +121,8 @@ public final class NotifierConfig extends ServiceConfig {
               POLL_INTERVAL,
               RECEIPT_RETENTION)
           .rule(
-              LEASE
-                  + " must exceed "
-                  + CONNECT_TIMEOUT
-                  + " + "
-                  + READ_TIMEOUT
-                  + ", or a slow request could be sent twice at once",
+              "%s must exceed %s + %s, or a slow request could be sent twice at once"
+                  .formatted(LEASE, CONNECT_TIMEOUT, READ_TIMEOUT),
               v -> v.get(LEASE).compareTo(v.get(CONNECT_TIMEOUT).plus(v.get(READ_TIMEOUT))) > 0)
           .rule(
               BACKOFF_MAX + " must be >= " + BACKOFF_INITIAL,
