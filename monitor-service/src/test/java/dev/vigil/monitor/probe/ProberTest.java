@@ -208,10 +208,11 @@ class ProberTest {
     return target(URI.create("http://127.0.0.1:" + port() + path), followRedirects);
   }
 
-  // Generous timeouts: the machine running the tests may be busy, and a cold JVM initialises TLS
-  // slowly. Only the timeout test uses a short one.
+  // Generous timeouts: the machine running the tests may be busy (3 s once ran out before a cold
+  // JVM finished a TLS handshake on a loaded machine), and none of these tests waits for them when
+  // the behaviour is right. Only the timeout test uses a short one.
   private static TargetSpec target(URI url, boolean followRedirects) {
-    return target(url, followRedirects, Duration.ofSeconds(3));
+    return target(url, followRedirects, Duration.ofSeconds(30));
   }
 
   private static TargetSpec target(URI url, boolean followRedirects, Duration timeout) {
@@ -220,7 +221,7 @@ class ProberTest {
         TargetKind.HTTP,
         url,
         "GET",
-        Duration.ofSeconds(5),
+        Duration.ofSeconds(60),
         timeout,
         timeout,
         StatusCodes.SUCCESS,
