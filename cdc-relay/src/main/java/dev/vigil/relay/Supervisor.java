@@ -1,5 +1,6 @@
 package dev.vigil.relay;
 
+import dev.vigil.kit.backoff.ExponentialBackoff;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.standby.LeaderLock;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * completes exceptionally.
  */
 final class Supervisor implements Runnable {
-  private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
   private static final Duration INITIAL_BACKOFF = Duration.ofMillis(500);
   private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
   private static final Duration KAFKA_STALL = Duration.ofSeconds(10);
@@ -60,7 +61,10 @@ final class Supervisor implements Runnable {
 
   @Override
   public void run() {
-    Duration backoff = INITIAL_BACKOFF;
+    Duration max = config.maxRetryBackoff();
+    ExponentialBackoff backoff =
+        new ExponentialBackoff(INITIAL_BACKOFF.compareTo(max) > 0 ? max : INITIAL_BACKOFF, max);
+    Duration retryIn = max;
     try {
       while (!stopping()) {
         AtomicBoolean streamed = new AtomicBoolean();
@@ -78,13 +82,17 @@ final class Supervisor implements Runnable {
           new RelaySchema(config).prepare();
           streamOnce(streamed);
         } catch (SlotMissingException e) {
-          log.error("relay refuses to start: {}", e.getMessage());
+          LOG.error("relay refuses to start reason=\"{}\"", e.getMessage());
           status.failing(e.getMessage());
           terminated.completeExceptionally(e);
           return;
         } catch (SQLException | RuntimeException | ExecutionException e) {
           String reason = reason(e);
-          log.warn("relay run failed, retrying in {} reason={}", backoff, reason);
+          if (streamed.get()) {
+            backoff.reset();
+          }
+          retryIn = backoff.next();
+          LOG.warn("relay run failed, retrying in {} reason={}", retryIn, reason);
           status.failing(reason);
         } finally {
           if (acquired) {
@@ -95,8 +103,7 @@ final class Supervisor implements Runnable {
         if (stopping()) {
           break;
         }
-        backoff = streamed.get() ? INITIAL_BACKOFF : min(backoff.multipliedBy(2));
-        pause(backoff);
+        pause(retryIn);
       }
       lock.close();
       status.standby("stopped");
@@ -143,7 +150,7 @@ final class Supervisor implements Runnable {
           }
         }
       }
-      log.info("relay stopping slot={}", config.slotName());
+      LOG.info("relay stopping slot={}", config.slotName());
     }
   }
 
@@ -153,10 +160,6 @@ final class Supervisor implements Runnable {
 
   private void pause(Duration duration) throws InterruptedException {
     stopSignal.await(duration.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private Duration min(Duration candidate) {
-    return candidate.compareTo(config.maxRetryBackoff()) > 0 ? config.maxRetryBackoff() : candidate;
   }
 
   private static String reason(Throwable e) {

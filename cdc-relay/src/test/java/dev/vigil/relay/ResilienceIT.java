@@ -153,7 +153,7 @@ class ResilienceIT {
                         .build(),
                     HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(503);
-        assertThat(health.body()).contains("\"status\":\"failing\"");
+        assertThat(health.body()).contains("\"status\":\"DOWN\"", "\"state\":\"failing\"");
       }
 
       // The documented way out: drop the stale offsets, then start again.

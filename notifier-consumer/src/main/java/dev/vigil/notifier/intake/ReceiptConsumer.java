@@ -75,10 +75,10 @@ public final class ReceiptConsumer implements AutoCloseable {
     this.store = new ReceiptStore(database);
     this.topic = topic;
     this.onNewReceipts = onNewReceipts;
-    this.received = registry.counter("vigil_notifier_receipts_total");
-    this.duplicates = registry.counter("vigil_notifier_duplicates_total");
-    this.conflicts = registry.counter("vigil_notifier_conflicts_total");
-    this.rejected = registry.counter("vigil_notifier_rejected_total");
+    this.received = registry.counter("vigil.notifier.receipts");
+    this.duplicates = registry.counter("vigil.notifier.duplicates");
+    this.conflicts = registry.counter("vigil.notifier.conflicts");
+    this.rejected = registry.counter("vigil.notifier.rejected");
     this.thread = new Thread(this::run, "notifier-intake");
   }
 
