@@ -3,6 +3,7 @@ package dev.vigil.relay;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.relay.api.HttpApi;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.ops.SlotLagMonitor;

@@ -1,6 +1,7 @@
 package dev.vigil.relay;
 
 import dev.vigil.kit.backoff.ExponentialBackoff;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.standby.LeaderLock;

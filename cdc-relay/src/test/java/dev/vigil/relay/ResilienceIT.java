@@ -7,6 +7,7 @@ import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.TestPostgres;
 import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.stream.SlotMissingException;
 import java.net.URI;

@@ -2,7 +2,7 @@ package dev.vigil.relay.stream;
 
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.OutboxContract;
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import java.util.Properties;
 
 /** Debezium engine, PostgreSQL connector and Outbox EventRouter configuration for the relay. */

@@ -1,6 +1,6 @@
 package dev.vigil.relay.stream;
 
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;

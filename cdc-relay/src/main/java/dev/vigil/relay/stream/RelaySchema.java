@@ -1,7 +1,7 @@
 package dev.vigil.relay.stream;
 
 import dev.vigil.contract.OutboxContract;
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -1,6 +1,6 @@
 package dev.vigil.relay.stream;
 
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;

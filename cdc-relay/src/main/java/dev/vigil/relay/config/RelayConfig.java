@@ -1,4 +1,4 @@
-package dev.vigil.relay;
+package dev.vigil.relay.config;
 
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.kit.Redact;

@@ -1,4 +1,4 @@
-package dev.vigil.relay;
+package dev.vigil.relay.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
