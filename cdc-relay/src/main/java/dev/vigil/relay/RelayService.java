@@ -42,6 +42,8 @@ public final class RelayService implements AutoCloseable {
   public static RelayService start(RelayConfig config) {
     Closer parts = new Closer("relay");
     try {
+      // Registered first, so it runs last: after every part has stopped.
+      parts.add("stopped log", () -> LOG.info("relay stopped instance={}", config.instanceId()));
       RelayStatus status = new RelayStatus(config.instanceId());
       ServiceMetrics serviceMetrics = parts.add("metrics", ServiceMetrics.create("relay"));
       RelayMetrics metrics = new RelayMetrics(serviceMetrics, status);
@@ -110,10 +112,6 @@ public final class RelayService implements AutoCloseable {
    */
   @Override
   public void close() {
-    try {
-      parts.close();
-    } finally {
-      LOG.info("relay stopped instance={}", status.instanceId());
-    }
+    parts.close();
   }
 }

@@ -55,6 +55,8 @@ public final class MonitorService implements AutoCloseable {
   public static MonitorService start(MonitorConfig config) {
     Closer parts = new Closer("monitor");
     try {
+      // Registered first, so it runs last: after every part has stopped.
+      parts.add("stopped log", () -> LOG.info("monitor stopped instance={}", config.instanceId()));
       List<TargetSpec> fileTargets = loadTargets(config);
       Database database =
           Database.open(
@@ -174,10 +176,6 @@ public final class MonitorService implements AutoCloseable {
    */
   @Override
   public void close() {
-    try {
-      parts.close();
-    } finally {
-      LOG.info("monitor stopped");
-    }
+    parts.close();
   }
 }

@@ -35,6 +35,8 @@ public final class NotifierService implements AutoCloseable {
   public static NotifierService start(NotifierConfig config) {
     Closer parts = new Closer("notifier");
     try {
+      // Registered first, so it runs last: after every part has stopped.
+      parts.add("stopped log", () -> LOG.info("notifier stopped"));
       ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("notifier"));
       MeterRegistry registry = metrics.registry();
       Database database =
@@ -108,10 +110,6 @@ public final class NotifierService implements AutoCloseable {
   /** Stops intake and workers, then the API and the pool; keeps the first failure. */
   @Override
   public void close() {
-    try {
-      parts.close();
-    } finally {
-      LOG.info("notifier stopped");
-    }
+    parts.close();
   }
 }
