@@ -2,6 +2,7 @@ package dev.vigil.relay;
 
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
+import dev.vigil.relay.config.RelayConfig;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 

@@ -1,10 +1,13 @@
 package dev.vigil.relay;
 
-import static dev.vigil.relay.RelayConfig.LAG_SAMPLE_INTERVAL;
-import static dev.vigil.relay.RelayConfig.PUBLICATION;
-import static dev.vigil.relay.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.LAG_SAMPLE_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.PUBLICATION;
+import static dev.vigil.relay.config.RelayConfig.SLOT;
 
-import dev.vigil.relay.ops.OpsServer;
+import dev.vigil.kit.lifecycle.Closer;
+import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.relay.api.HttpApi;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.ops.SlotLagMonitor;
@@ -22,54 +25,65 @@ import org.slf4j.LoggerFactory;
  * records, so a crash repeats at most the unacknowledged tail.
  */
 public final class RelayService implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(RelayService.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RelayService.class);
 
+  private final Closer parts;
   private final RelayStatus status;
   private final RelayMetrics metrics;
-  private final OpsServer http;
-  private final SlotLagMonitor lagMonitor;
+  private final HttpApi http;
   private final Supervisor supervisor;
-  private final Thread supervisorThread;
 
   private RelayService(
-      RelayStatus status,
-      RelayMetrics metrics,
-      OpsServer http,
-      SlotLagMonitor lagMonitor,
-      Supervisor supervisor,
-      Thread supervisorThread) {
+      Closer parts, RelayStatus status, RelayMetrics metrics, HttpApi http, Supervisor supervisor) {
+    this.parts = parts;
     this.status = status;
     this.metrics = metrics;
     this.http = http;
-    this.lagMonitor = lagMonitor;
     this.supervisor = supervisor;
-    this.supervisorThread = supervisorThread;
   }
 
   /** Starts every part; returns at once, as a standby until the lock is taken. */
   public static RelayService start(RelayConfig config) {
-    RelayStatus status = new RelayStatus(config.instanceId());
-    RelayMetrics metrics = new RelayMetrics(status);
-    OpsServer http = OpsServer.start(config.httpPort(), status, metrics);
-    SlotLagMonitor lagMonitor =
-        new SlotLagMonitor(
-            config.dbUrl(),
-            config.dbUser(),
-            config.dbPassword(),
-            config.get(SLOT),
-            metrics,
-            () -> status.snapshot().state() == RelayStatus.State.STREAMING);
-    lagMonitor.start(config.get(LAG_SAMPLE_INTERVAL));
-    Supervisor supervisor = new Supervisor(config, status, metrics);
-    Thread thread = Thread.ofPlatform().name("relay-supervisor").start(supervisor);
-    log.info(
-        "relay started instance={} slot={} publication={} topic={} httpPort={}",
-        config.instanceId(),
-        config.get(SLOT),
-        config.get(PUBLICATION),
-        config.topic(),
-        http.port());
-    return new RelayService(status, metrics, http, lagMonitor, supervisor, thread);
+    Closer parts = new Closer("relay");
+    try {
+      // Registered first, so it runs last: after every part has stopped.
+      parts.add("stopped log", () -> LOG.info("relay stopped instance={}", config.instanceId()));
+      RelayStatus status = new RelayStatus(config.instanceId());
+      ServiceMetrics serviceMetrics = parts.add("metrics", ServiceMetrics.create("relay"));
+      RelayMetrics metrics = new RelayMetrics(serviceMetrics, status);
+      HttpApi http = parts.add(HttpApi.start(config.httpPort(), status, metrics, serviceMetrics));
+      SlotLagMonitor lagMonitor =
+          new SlotLagMonitor(
+              config.dbUrl(),
+              config.dbUser(),
+              config.dbPassword(),
+              config.get(SLOT),
+              metrics,
+              () -> status.snapshot().state() == RelayStatus.State.STREAMING);
+      lagMonitor.start(config.get(LAG_SAMPLE_INTERVAL));
+      parts.add(lagMonitor);
+      Supervisor supervisor = new Supervisor(config, status, metrics);
+      Thread thread = Thread.ofPlatform().name("relay-supervisor").start(supervisor);
+      parts.add("supervisor", () -> stop(supervisor, thread));
+      LOG.info(
+          "relay started instance={} slot={} publication={} topic={} http_port={}",
+          config.instanceId(),
+          config.get(SLOT),
+          config.get(PUBLICATION),
+          config.topic(),
+          http.port());
+      return new RelayService(parts, status, metrics, http, supervisor);
+    } catch (RuntimeException e) {
+      throw parts.closeAfter(e);
+    } catch (Error e) {
+      throw parts.closeAfter(e);
+    }
+  }
+
+  /** The engine finishes its in-flight batch and stores offsets, then the lock is released. */
+  private static void stop(Supervisor supervisor, Thread thread) throws InterruptedException {
+    supervisor.stop();
+    thread.join(TimeUnit.SECONDS.toMillis(60));
   }
 
   /** The HTTP port actually bound. */
@@ -97,34 +111,11 @@ public final class RelayService implements AutoCloseable {
 
   /**
    * Stops in reverse order: the engine finishes its in-flight batch and stores offsets, the lock is
-   * released, then slot sampling and HTTP stop.
+   * released, then slot sampling, HTTP and the metrics stop. Every part is stopped even if one
+   * fails; the first failure is thrown.
    */
   @Override
   public void close() {
-    RuntimeException failure = null;
-    supervisor.stop();
-    try {
-      supervisorThread.join(TimeUnit.SECONDS.toMillis(60));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    try {
-      lagMonitor.close();
-    } catch (RuntimeException e) {
-      failure = e;
-    }
-    try {
-      http.close();
-    } catch (RuntimeException e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
-      }
-    }
-    log.info("relay stopped instance={}", status.instanceId());
-    if (failure != null) {
-      throw failure;
-    }
+    parts.close();
   }
 }

@@ -1,9 +1,11 @@
 package dev.vigil.relay;
 
-import static dev.vigil.relay.RelayConfig.MAX_RETRY_BACKOFF;
-import static dev.vigil.relay.RelayConfig.SLOT;
-import static dev.vigil.relay.RelayConfig.STANDBY_POLL_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.MAX_RETRY_BACKOFF;
+import static dev.vigil.relay.config.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.STANDBY_POLL_INTERVAL;
 
+import dev.vigil.kit.backoff.ExponentialBackoff;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.standby.LeaderLock;
@@ -32,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * completes exceptionally.
  */
 final class Supervisor implements Runnable {
-  private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
   private static final Duration INITIAL_BACKOFF = Duration.ofMillis(500);
   private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
   private static final Duration KAFKA_STALL = Duration.ofSeconds(10);
@@ -64,7 +66,10 @@ final class Supervisor implements Runnable {
 
   @Override
   public void run() {
-    Duration backoff = INITIAL_BACKOFF;
+    Duration max = config.get(MAX_RETRY_BACKOFF);
+    ExponentialBackoff backoff =
+        new ExponentialBackoff(INITIAL_BACKOFF.compareTo(max) > 0 ? max : INITIAL_BACKOFF, max);
+    Duration retryIn = max;
     try {
       while (!stopping()) {
         AtomicBoolean streamed = new AtomicBoolean();
@@ -82,13 +87,17 @@ final class Supervisor implements Runnable {
           new RelaySchema(config).prepare();
           streamOnce(streamed);
         } catch (SlotMissingException e) {
-          log.error("relay refuses to start: {}", e.getMessage());
+          LOG.error("relay refuses to start reason=\"{}\"", e.getMessage());
           status.failing(e.getMessage());
           terminated.completeExceptionally(e);
           return;
         } catch (SQLException | RuntimeException | ExecutionException e) {
           String reason = reason(e);
-          log.warn("relay run failed, retrying in {} reason={}", backoff, reason);
+          if (streamed.get()) {
+            backoff.reset();
+          }
+          retryIn = backoff.next();
+          LOG.warn("relay run failed, retrying in {} reason={}", retryIn, reason);
           status.failing(reason);
         } finally {
           if (acquired) {
@@ -99,8 +108,7 @@ final class Supervisor implements Runnable {
         if (stopping()) {
           break;
         }
-        backoff = streamed.get() ? INITIAL_BACKOFF : min(backoff.multipliedBy(2));
-        pause(backoff);
+        pause(retryIn);
       }
       lock.close();
       status.standby("stopped");
@@ -147,7 +155,7 @@ final class Supervisor implements Runnable {
           }
         }
       }
-      log.info("relay stopping slot={}", config.get(SLOT));
+      LOG.info("relay stopping slot={}", config.get(SLOT));
     }
   }
 
@@ -157,12 +165,6 @@ final class Supervisor implements Runnable {
 
   private void pause(Duration duration) throws InterruptedException {
     stopSignal.await(duration.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private Duration min(Duration candidate) {
-    return candidate.compareTo(config.get(MAX_RETRY_BACKOFF)) > 0
-        ? config.get(MAX_RETRY_BACKOFF)
-        : candidate;
   }
 
   private static String reason(Throwable e) {

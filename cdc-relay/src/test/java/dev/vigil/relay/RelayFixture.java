@@ -7,6 +7,7 @@ import dev.vigil.contract.AlertEventJson;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.kit.Settings;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -69,7 +69,7 @@ final class RelayProcess implements AutoCloseable {
   }
 
   boolean isStreaming() {
-    return health().contains("\"status\":\"streaming\"");
+    return health().contains("\"state\":\"streaming\"");
   }
 
   /** SIGKILL: no shutdown hook, no offset flush, no lock release. */

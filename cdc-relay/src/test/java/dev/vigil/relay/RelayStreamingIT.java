@@ -281,7 +281,8 @@ class RelayStreamingIT {
     System.out.println("single row on an idle relay, commit to Kafka ack: " + behind);
     HttpResponse<String> health = get(http, "/health");
     assertThat(health.statusCode()).isEqualTo(200);
-    assertThat(health.body()).contains("\"status\":\"streaming\"").contains("\"instance\":\"a\"");
+    assertThat(health.body())
+        .contains("\"status\":\"UP\"", "\"state\":\"streaming\"", "\"instance\":\"a\"");
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(

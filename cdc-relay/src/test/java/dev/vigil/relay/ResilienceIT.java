@@ -1,6 +1,6 @@
 package dev.vigil.relay;
 
-import static dev.vigil.relay.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.SLOT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,6 +8,7 @@ import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.TestPostgres;
 import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.stream.SlotMissingException;
 import java.net.URI;
@@ -154,7 +155,7 @@ class ResilienceIT {
                         .build(),
                     HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(503);
-        assertThat(health.body()).contains("\"status\":\"failing\"");
+        assertThat(health.body()).contains("\"status\":\"DOWN\"", "\"state\":\"failing\"");
       }
 
       // The documented way out: drop the stale offsets, then start again.

@@ -14,8 +14,10 @@ import static dev.vigil.monitor.MonitorConfig.SCHEDULER_ENABLED;
 
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.lifecycle.Closer;
+import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Recorder;
-import dev.vigil.monitor.api.MonitorApi;
+import dev.vigil.monitor.api.HttpApi;
 import dev.vigil.monitor.history.RetentionJob;
 import dev.vigil.monitor.probe.MissedHeartbeats;
 import dev.vigil.monitor.probe.ProbeScheduler;
@@ -26,15 +28,11 @@ import dev.vigil.monitor.target.TargetFile;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -47,18 +45,14 @@ import org.slf4j.LoggerFactory;
 public final class MonitorService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MonitorService.class);
 
-  private final Deque<AutoCloseable> parts;
-  private final MonitorApi api;
+  private final Closer parts;
+  private final HttpApi api;
   private final Recorder recorder;
   private final TargetStore targets;
   private final DataSource dataSource;
 
   private MonitorService(
-      Deque<AutoCloseable> parts,
-      MonitorApi api,
-      Recorder recorder,
-      TargetStore targets,
-      DataSource dataSource) {
+      Closer parts, HttpApi api, Recorder recorder, TargetStore targets, DataSource dataSource) {
     this.parts = parts;
     this.api = api;
     this.recorder = recorder;
@@ -80,8 +74,10 @@ public final class MonitorService implements AutoCloseable {
    * cut-offs). Nothing is ordered by it: results and outbox rows are ordered by the database.
    */
   public static MonitorService start(MonitorConfig config, Clock clock) {
-    Deque<AutoCloseable> parts = new ArrayDeque<>();
+    Closer parts = new Closer("monitor");
     try {
+      // Registered first, so it runs last: after every part has stopped.
+      parts.add("stopped log", () -> LOG.info("monitor stopped instance={}", config.instanceId()));
       List<TargetSpec> fileTargets = loadTargets(config);
       Database database =
           Database.open(
@@ -90,20 +86,20 @@ public final class MonitorService implements AutoCloseable {
                   "vigil-monitor",
                   MonitorSchema.LOCATION,
                   MonitorSchema.HISTORY_TABLE));
-      parts.push(database);
+      parts.add(database);
       DataSource pool = database.dataSource();
       TargetStore targets = new TargetStore(pool);
       if (!fileTargets.isEmpty()) {
         targets.upsertAll(fileTargets, TargetStore.Source.FILE);
       }
-      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      parts.push(metrics::close);
-      Gauge.builder("vigil.monitor.incidents.open", pool, MonitorService::openIncidents)
+      ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("monitor"));
+      metrics.bindPool(pool);
+      Gauge.builder(metrics.name("incidents.open"), pool, MonitorService::openIncidents)
           .description("Incidents currently open")
-          .register(metrics);
-      Recorder recorder = new Recorder(pool, metrics);
-      Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics);
-      parts.push(prober);
+          .register(metrics.registry());
+      Recorder recorder = new Recorder(pool, metrics.registry());
+      Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics.registry());
+      parts.add(prober);
       if (config.get(SCHEDULER_ENABLED)) {
         SchedulerSettings schedulerSettings =
             new SchedulerSettings(
@@ -113,13 +109,13 @@ public final class MonitorService implements AutoCloseable {
                 config.get(CLAIM_POLL_INTERVAL),
                 config.get(MAX_IN_FLIGHT));
         ProbeScheduler scheduler =
-            new ProbeScheduler(pool, recorder, prober, schedulerSettings, metrics);
+            new ProbeScheduler(pool, recorder, prober, schedulerSettings, metrics.registry());
         scheduler.start();
-        parts.push(scheduler);
+        parts.add(scheduler);
         MissedHeartbeats heartbeats =
             new MissedHeartbeats(pool, recorder, schedulerSettings, config.get(HEARTBEAT_GRACE));
         heartbeats.start();
-        parts.push(heartbeats);
+        parts.add(heartbeats);
       }
       RetentionJob retention =
           new RetentionJob(
@@ -131,11 +127,11 @@ public final class MonitorService implements AutoCloseable {
               config.get(RETENTION_BATCH),
               config.get(RETENTION_INTERVAL));
       retention.start();
-      parts.push(retention);
-      MonitorApi api =
-          new MonitorApi(pool, targets, recorder, metrics, config.get(API_TOKEN), clock)
+      parts.add(retention);
+      HttpApi api =
+          new HttpApi(pool, targets, recorder, metrics, config.get(API_TOKEN), clock)
               .start(config.httpPort());
-      parts.push(api);
+      parts.add(api);
       LOG.info(
           "monitor started instance={} port={} scheduler={} file_targets={}",
           config.instanceId(),
@@ -143,12 +139,10 @@ public final class MonitorService implements AutoCloseable {
           config.get(SCHEDULER_ENABLED),
           fileTargets.size());
       return new MonitorService(parts, api, recorder, targets, pool);
-    } catch (RuntimeException | Error e) {
-      RuntimeException failure = closeAll(parts);
-      if (failure != null) {
-        e.addSuppressed(failure);
-      }
-      throw e;
+    } catch (RuntimeException e) {
+      throw parts.closeAfter(e);
+    } catch (Error e) {
+      throw parts.closeAfter(e);
     }
   }
 
@@ -200,33 +194,6 @@ public final class MonitorService implements AutoCloseable {
    */
   @Override
   public void close() {
-    RuntimeException failure = closeAll(parts);
-    LOG.info("monitor stopped");
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static RuntimeException closeAll(Deque<AutoCloseable> parts) {
-    RuntimeException first = null;
-    boolean interrupted = false;
-    while (!parts.isEmpty()) {
-      AutoCloseable part = parts.pop();
-      try {
-        part.close();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      } catch (Exception e) {
-        LOG.warn(
-            "part failed to close part={} error={}", part.getClass().getSimpleName(), e.toString());
-        if (first == null) {
-          first = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-        }
-      }
-    }
-    if (interrupted || Thread.interrupted()) {
-      Thread.currentThread().interrupt();
-    }
-    return first;
+    parts.close();
   }
 }

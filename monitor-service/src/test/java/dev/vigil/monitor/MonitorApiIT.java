@@ -428,8 +428,8 @@ class MonitorApiIT {
   @Test
   void healthAndMetricsAreServed() throws Exception {
     JsonNode health = get("/health");
-    assertThat(health.get("ready").asBoolean()).isTrue();
-    assertThat(health.at("/checks/database").asText()).isEqualTo("UP");
+    assertThat(health.get("status").asText()).isEqualTo("UP");
+    assertThat(health.at("/checks/database/status").asText()).isEqualTo("UP");
     assertThat(send("GET", "/health/live", null, null).statusCode()).isEqualTo(200);
     String metrics = send("GET", "/metrics", null, null).body();
     assertThat(metrics)
@@ -438,7 +438,11 @@ class MonitorApiIT {
             "vigil_monitor_probe_latency_seconds",
             "vigil_monitor_recorder_transaction_seconds",
             "vigil_monitor_incidents_open",
-            "vigil_monitor_outbox_rows_written_total");
+            "vigil_monitor_outbox_rows_written_total",
+            "jvm_memory_used_bytes",
+            "jvm_gc_",
+            "process_uptime_seconds",
+            "hikaricp_connections_active");
   }
 
   @Test

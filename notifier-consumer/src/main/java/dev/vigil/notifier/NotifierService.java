@@ -16,17 +16,16 @@ import static dev.vigil.notifier.NotifierConfig.START_LOOKBACK;
 import static dev.vigil.notifier.NotifierConfig.WORKERS;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.lifecycle.Closer;
+import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.notifier.api.HttpApi;
 import dev.vigil.notifier.delivery.Delivery;
 import dev.vigil.notifier.delivery.DeliveryOptions;
 import dev.vigil.notifier.intake.ReceiptConsumer;
 import dev.vigil.notifier.intake.ReceiptRetention;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,24 +35,26 @@ import org.slf4j.LoggerFactory;
  * Delivery} and {@link ReceiptConsumer} for the ordering and idempotency guarantees.
  */
 public final class NotifierService implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(NotifierService.class);
+  private static final Logger LOG = LoggerFactory.getLogger(NotifierService.class);
   private static final Duration RETENTION_INTERVAL = Duration.ofMinutes(10);
   private static final int RETENTION_BATCH = 1000;
 
-  private final Deque<AutoCloseable> parts;
+  private final Closer parts;
   private final HttpApi api;
 
-  private NotifierService(Deque<AutoCloseable> parts, HttpApi api) {
+  private NotifierService(Closer parts, HttpApi api) {
     this.parts = parts;
     this.api = api;
   }
 
   /** Builds and starts every part; on failure, closes what was started and rethrows. */
   public static NotifierService start(NotifierConfig config) {
-    Deque<AutoCloseable> parts = new ArrayDeque<>();
+    Closer parts = new Closer("notifier");
     try {
-      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      parts.push(registry::close);
+      // Registered first, so it runs last: after every part has stopped.
+      parts.add("stopped log", () -> LOG.info("notifier stopped"));
+      ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("notifier"));
+      MeterRegistry registry = metrics.registry();
       Database database =
           Database.open(
               config.database(
@@ -61,7 +62,8 @@ public final class NotifierService implements AutoCloseable {
                   "notifier",
                   "classpath:db/notifier",
                   "flyway_notifier_history"));
-      parts.push(database);
+      parts.add(database);
+      metrics.bindPool(database.dataSource());
       Delivery delivery =
           new Delivery(
               database,
@@ -79,7 +81,7 @@ public final class NotifierService implements AutoCloseable {
                   .build(),
               registry);
       delivery.start();
-      parts.push(delivery);
+      parts.add(delivery);
       ReceiptRetention retention =
           new ReceiptRetention(
               database,
@@ -88,7 +90,7 @@ public final class NotifierService implements AutoCloseable {
               RETENTION_BATCH,
               registry);
       retention.start(RETENTION_INTERVAL);
-      parts.push(retention);
+      parts.add(retention);
       ReceiptConsumer intake =
           new ReceiptConsumer(
               database,
@@ -100,24 +102,22 @@ public final class NotifierService implements AutoCloseable {
               registry,
               delivery::wake);
       intake.start();
-      parts.push(intake);
+      parts.add(intake);
       HttpApi api =
           new HttpApi(
               config.httpPort(),
               database,
-              registry,
+              metrics,
               config.get(ADMIN_TOKEN),
               intake::problem,
               delivery::wake);
-      parts.push(api);
-      log.info("event=notifier_started port={} config={}", api.port(), config);
+      parts.add(api);
+      LOG.info("notifier started port={} config={}", api.port(), config);
       return new NotifierService(parts, api);
     } catch (RuntimeException e) {
-      RuntimeException failure = closeAll(parts);
-      if (failure != null) {
-        e.addSuppressed(failure);
-      }
-      throw e;
+      throw parts.closeAfter(e);
+    } catch (Error e) {
+      throw parts.closeAfter(e);
     }
   }
 
@@ -129,29 +129,6 @@ public final class NotifierService implements AutoCloseable {
   /** Stops intake and workers, then the API and the pool; keeps the first failure. */
   @Override
   public void close() {
-    RuntimeException failure = closeAll(parts);
-    log.info("event=notifier_stopped");
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static RuntimeException closeAll(Deque<AutoCloseable> parts) {
-    RuntimeException first = null;
-    while (!parts.isEmpty()) {
-      try {
-        parts.pop().close();
-      } catch (Exception e) {
-        if (e instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
-        }
-        if (first == null) {
-          first = new IllegalStateException("closing the notifier failed", e);
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    return first;
+    parts.close();
   }
 }

@@ -241,7 +241,9 @@ class DeliveryIT {
                       .contains("vigil_notifier_oldest_pending_age_seconds")
                       .contains("vigil_notifier_delivery_latency_seconds_count 1")
                       .contains("vigil_notifier_conflicts_total")
-                      .contains("vigil_notifier_rejected_total"));
+                      .contains("vigil_notifier_rejected_total")
+                      .contains("hikaricp_connections_active")
+                      .contains("jvm_memory_used_bytes"));
     }
   }
 

@@ -1,10 +1,10 @@
 package dev.vigil.relay.ops;
 
+import dev.vigil.kit.metrics.ServiceMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -14,8 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the active one.
  */
 public final class RelayMetrics {
-  private final PrometheusMeterRegistry registry =
-      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final ServiceMetrics metrics;
   private final Counter events;
   private final Counter batches;
   private final Counter walsenderRestarts;
@@ -26,17 +25,19 @@ public final class RelayMetrics {
   private final AtomicLong slotLagBytes = new AtomicLong(-1);
   private final AtomicLong lastEventAtMs = new AtomicLong(0);
 
-  public RelayMetrics(RelayStatus status) {
+  public RelayMetrics(ServiceMetrics metrics, RelayStatus status) {
+    this.metrics = metrics;
+    MeterRegistry registry = metrics.registry();
     events =
-        Counter.builder("vigil.relay.events.relayed")
+        Counter.builder(metrics.name("events.relayed"))
             .description("Outbox events acknowledged by Kafka")
             .register(registry);
     batches =
-        Counter.builder("vigil.relay.batches")
+        Counter.builder(metrics.name("batches"))
             .description("Engine batches fully acknowledged by Kafka")
             .register(registry);
     walsenderRestarts =
-        Counter.builder("vigil.relay.walsender.restarts")
+        Counter.builder(metrics.name("walsender.restarts"))
             .description(
                 "Times the slot's walsender changed during a stream run of this instance: Debezium"
                     + " reconnected by itself after a retriable error (e.g. a broken replication"
@@ -45,20 +46,20 @@ public final class RelayMetrics {
                     + " position)")
             .register(registry);
     sendLatency =
-        Timer.builder("vigil.relay.kafka.send")
+        Timer.builder(metrics.name("kafka.send"))
             .description("Time from sending a batch to Kafka until every record is acknowledged")
             .publishPercentiles(0.5, 0.99)
             .register(registry);
-    Gauge.builder("vigil.relay.behind.source.ms", behindSourceMs, AtomicLong::get)
+    Gauge.builder(metrics.name("behind.source.ms"), behindSourceMs, AtomicLong::get)
         .description("Milliseconds between the source commit and Kafka's ack of the last event")
         .register(registry);
-    Gauge.builder("vigil.relay.slot.lag.bytes", slotLagBytes, AtomicLong::get)
+    Gauge.builder(metrics.name("slot.lag.bytes"), slotLagBytes, AtomicLong::get)
         .description("pg_current_wal_lsn() - confirmed_flush_lsn of the slot (-1 = unknown)")
         .register(registry);
-    Gauge.builder("vigil.relay.last.event.age.seconds", lastEventAtMs, RelayMetrics::ageSeconds)
+    Gauge.builder(metrics.name("last.event.age.seconds"), lastEventAtMs, RelayMetrics::ageSeconds)
         .description("Seconds since the last event was relayed (-1 = none yet)")
         .register(registry);
-    Gauge.builder("vigil.relay.active", status, s -> s.active() ? 1 : 0)
+    Gauge.builder(metrics.name("active"), status, s -> s.active() ? 1 : 0)
         .description("1 while this instance holds the lock and is the active relay, 0 on standby")
         .register(registry);
   }
@@ -130,7 +131,7 @@ public final class RelayMetrics {
 
   /** The Prometheus text exposition. */
   public String scrape() {
-    return registry.scrape();
+    return metrics.scrape();
   }
 
   private static double ageSeconds(AtomicLong lastMs) {

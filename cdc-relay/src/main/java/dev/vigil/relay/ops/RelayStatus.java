@@ -32,7 +32,7 @@ public final class RelayStatus {
     }
   }
 
-  private static final Logger log = LoggerFactory.getLogger(RelayStatus.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RelayStatus.class);
 
   private final String instanceId;
   private final AtomicReference<Snapshot> current;
@@ -75,7 +75,7 @@ public final class RelayStatus {
   private void set(State state, String reason) {
     Snapshot previous = current.getAndSet(new Snapshot(state, reason, Instant.now()));
     if (previous.state() != state || !Objects.equals(previous.reason(), reason)) {
-      log.info("relay state instance={} state={} reason={}", instanceId, state, reason);
+      LOG.info("relay state instance={} state={} reason={}", instanceId, state, reason);
     }
   }
 }

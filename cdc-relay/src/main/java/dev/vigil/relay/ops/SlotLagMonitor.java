@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * Debezium replaced by itself shows in the metrics.
  */
 public final class SlotLagMonitor implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(SlotLagMonitor.class);
+  private static final Logger LOG = LoggerFactory.getLogger(SlotLagMonitor.class);
 
   private static final String LAG =
       """
@@ -79,7 +79,7 @@ public final class SlotLagMonitor implements AutoCloseable {
         }
       }
     } catch (SQLException e) {
-      log.debug("slot lag sample failed slot={} error={}", slot, e.getMessage());
+      LOG.debug("slot lag sample failed slot={} error={}", slot, e.getMessage());
       closeConnection();
     }
     metrics.slotLag(lag);
@@ -99,7 +99,7 @@ public final class SlotLagMonitor implements AutoCloseable {
       try {
         connection.close();
       } catch (SQLException e) {
-        log.debug("closing slot lag connection failed", e);
+        LOG.debug("closing slot lag connection failed error={}", e.toString());
       }
       connection = null;
     }

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * connection must stop streaming; {@link #isHeld()} tells it.
  */
 public final class LeaderLock implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(LeaderLock.class);
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderLock.class);
 
   private static final String TRY_LOCK =
       """
@@ -80,7 +80,7 @@ public final class LeaderLock implements AutoCloseable {
       throw e;
     }
     if (held) {
-      log.info("lock acquired slot={}", slot);
+      LOG.info("lock acquired slot={}", slot);
     }
     return held;
   }
@@ -107,9 +107,9 @@ public final class LeaderLock implements AutoCloseable {
       try (PreparedStatement statement = connection.prepareStatement(UNLOCK)) {
         statement.setString(1, slot);
         statement.execute();
-        log.info("lock released slot={}", slot);
+        LOG.info("lock released slot={}", slot);
       } catch (SQLException e) {
-        log.warn("lock release failed, closing its session instead slot={}", slot, e);
+        LOG.warn("lock release failed, closing its session instead slot={}", slot, e);
       }
     }
     closeQuietly();
@@ -120,7 +120,7 @@ public final class LeaderLock implements AutoCloseable {
     try {
       connection.close();
     } catch (SQLException e) {
-      log.debug("closing lock connection failed", e);
+      LOG.debug("closing lock connection failed error={}", e.toString());
     }
     connection = null;
   }

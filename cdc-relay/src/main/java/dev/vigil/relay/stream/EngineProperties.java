@@ -1,15 +1,15 @@
 package dev.vigil.relay.stream;
 
-import static dev.vigil.relay.RelayConfig.HEARTBEAT_INTERVAL;
-import static dev.vigil.relay.RelayConfig.OFFSET_FLUSH_INTERVAL;
-import static dev.vigil.relay.RelayConfig.POLL_INTERVAL;
-import static dev.vigil.relay.RelayConfig.PUBLICATION;
-import static dev.vigil.relay.RelayConfig.SLOT;
-import static dev.vigil.relay.RelayConfig.SNAPSHOT_MODE;
+import static dev.vigil.relay.config.RelayConfig.HEARTBEAT_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.OFFSET_FLUSH_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.POLL_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.PUBLICATION;
+import static dev.vigil.relay.config.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.SNAPSHOT_MODE;
 
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.OutboxContract;
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import java.util.Properties;
 
 /** Debezium engine, PostgreSQL connector and Outbox EventRouter configuration for the relay. */

@@ -1,9 +1,9 @@
 package dev.vigil.relay.stream;
 
-import static dev.vigil.relay.RelayConfig.PRODUCER_LINGER;
-import static dev.vigil.relay.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.PRODUCER_LINGER;
+import static dev.vigil.relay.config.RelayConfig.SLOT;
 
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;

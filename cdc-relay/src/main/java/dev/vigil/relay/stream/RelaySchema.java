@@ -1,10 +1,10 @@
 package dev.vigil.relay.stream;
 
-import static dev.vigil.relay.RelayConfig.PUBLICATION;
-import static dev.vigil.relay.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.PUBLICATION;
+import static dev.vigil.relay.config.RelayConfig.SLOT;
 
 import dev.vigil.contract.OutboxContract;
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -1,9 +1,9 @@
 package dev.vigil.relay.stream;
 
-import static dev.vigil.relay.RelayConfig.TOPIC_PARTITIONS;
-import static dev.vigil.relay.RelayConfig.TOPIC_REPLICATION_FACTOR;
+import static dev.vigil.relay.config.RelayConfig.TOPIC_PARTITIONS;
+import static dev.vigil.relay.config.RelayConfig.TOPIC_REPLICATION_FACTOR;
 
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;

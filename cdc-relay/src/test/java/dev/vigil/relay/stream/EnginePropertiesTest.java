@@ -3,7 +3,7 @@ package dev.vigil.relay.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.kit.Settings;
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;

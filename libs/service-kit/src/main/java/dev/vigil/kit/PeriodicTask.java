@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * up to five seconds for it to end.
  */
 public final class PeriodicTask implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(PeriodicTask.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PeriodicTask.class);
 
   private final String name;
   private final Runnable task;
@@ -41,7 +41,7 @@ public final class PeriodicTask implements AutoCloseable {
     try {
       task.run();
     } catch (RuntimeException e) {
-      log.warn(
+      LOG.warn(
           "periodic task failed, runs again after its pause task={} error={}", name, e.toString());
     }
   }
@@ -51,7 +51,7 @@ public final class PeriodicTask implements AutoCloseable {
     timer.shutdownNow();
     try {
       if (!timer.awaitTermination(5, TimeUnit.SECONDS)) {
-        log.warn("periodic task still running 5 s after close task={}", name);
+        LOG.warn("periodic task still running 5 s after close task={}", name);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

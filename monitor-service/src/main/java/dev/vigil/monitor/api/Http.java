@@ -2,24 +2,14 @@ package dev.vigil.monitor.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.vigil.contract.ServiceNames;
+import dev.vigil.kit.http.HttpJson;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Request parsing and JSON responses shared by the routes; every refusal names the field. */
 final class Http {
-  static final ObjectMapper JSON =
-      JsonMapper.builder()
-          .addModule(new JavaTimeModule())
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-          .build();
-
   private Http() {}
 
   static String name(Context ctx) {
@@ -52,7 +42,7 @@ final class Http {
 
   static JsonNode body(Context ctx) {
     try {
-      JsonNode node = JSON.readTree(ctx.body());
+      JsonNode node = HttpJson.mapper().readTree(ctx.body());
       if (node == null || node.isMissingNode()) {
         throw ApiException.badRequest("body", "is empty; a JSON object is required");
       }
@@ -71,11 +61,8 @@ final class Http {
     json(ctx, status, body);
   }
 
+  /** Answers with {@code body} as JSON through Javalin's mapper (the kit's {@link HttpJson}). */
   static void json(Context ctx, int status, Object body) {
-    try {
-      ctx.status(status).contentType("application/json").result(JSON.writeValueAsString(body));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("response not serializable", e);
-    }
+    ctx.status(status).json(body);
   }
 }

@@ -1,15 +1,14 @@
 package dev.vigil.notifier.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.http.BearerToken;
+import dev.vigil.kit.http.Health;
+import dev.vigil.kit.http.HttpJson;
+import dev.vigil.kit.http.OpsRoutes;
+import dev.vigil.kit.metrics.ServiceMetrics;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -18,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * /health, /metrics and the operator API:
+ * /health (checks {@code database} and {@code intake}), /health/live, /metrics and the operator
+ * API:
  *
  * <ul>
  *   <li>{@code GET /admin/services} — pending and dead counts per service
@@ -31,31 +31,37 @@ import org.slf4j.LoggerFactory;
  * in {@code X-Vigil-Operator}; who and when are stored with the receipt and in the action log.
  */
 public final class HttpApi implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
 
   private final Javalin app;
 
   public HttpApi(
       int port,
       Database database,
-      PrometheusMeterRegistry registry,
+      ServiceMetrics metrics,
       String adminToken,
       Supplier<String> intakeProblem,
       Runnable afterReplay) {
     OperatorStore operators = new OperatorStore(database);
     DatabaseReadiness readiness =
         new DatabaseReadiness(database.dataSource(), DatabaseReadiness.DEFAULT_TIMEOUT);
-    byte[] token = adminToken == null ? null : adminToken.getBytes(StandardCharsets.UTF_8);
+    BearerToken token =
+        adminToken == null || adminToken.isBlank() ? null : new BearerToken(adminToken);
     this.app =
         Javalin.create(
             config -> {
-              config.startup.showJavalinBanner = false;
+              HttpJson.configure(config);
               config.jetty.port = port;
-              config.routes.get("/health", ctx -> health(ctx, readiness, intakeProblem));
-              config.routes.get(
-                  "/metrics",
-                  ctx -> ctx.contentType("text/plain; version=0.0.4").result(registry.scrape()));
+              OpsRoutes.register(
+                  config,
+                  () -> {
+                    String intakeDown = intakeProblem.get();
+                    return Health.builder()
+                        .check("database", readiness.answers())
+                        .check("intake", Health.Check.of(intakeDown == null, intakeDown))
+                        .build();
+                  },
+                  metrics);
               config.routes.before("/admin/*", ctx -> authorize(ctx, token));
               config.routes.get("/admin/services", ctx -> json(ctx, 200, operators.services()));
               config.routes.get(
@@ -112,8 +118,8 @@ public final class HttpApi implements AutoCloseable {
       return false;
     }
     boolean done = operation.apply(eventId, operator.strip());
-    log.info(
-        "event=operator_{} event_id={} operator=\"{}\" applied={}",
+    LOG.info(
+        "operator action action={} event_id={} operator=\"{}\" applied={}",
         action,
         eventId,
         operator.strip(),
@@ -126,47 +132,21 @@ public final class HttpApi implements AutoCloseable {
     return done;
   }
 
-  private static void authorize(Context ctx, byte[] token) {
+  private static void authorize(Context ctx, BearerToken token) {
     if (token == null) {
       json(ctx, 403, Map.of("error", "admin API disabled (VIGIL_NOTIFIER_ADMIN_TOKEN not set)"));
       ctx.skipRemainingHandlers();
       return;
     }
-    String header = ctx.header("Authorization");
-    byte[] given =
-        header != null && header.startsWith("Bearer ")
-            ? header.substring(7).getBytes(StandardCharsets.UTF_8)
-            : new byte[0];
-    if (!MessageDigest.isEqual(token, given)) {
+    if (!token.presentedBy(ctx)) {
+      ctx.header("WWW-Authenticate", "Bearer");
       json(ctx, 401, Map.of("error", "missing or wrong bearer token"));
       ctx.skipRemainingHandlers();
     }
   }
 
-  /**
-   * @param intakeProblem why intake is down, or null while it works
-   */
-  private static void health(
-      Context ctx, DatabaseReadiness readiness, Supplier<String> intakeProblem) {
-    boolean dbUp = readiness.answers();
-    String problem = intakeProblem.get();
-    boolean intakeUp = problem == null;
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("status", dbUp && intakeUp ? "UP" : "DOWN");
-    body.put("database", dbUp ? "UP" : "DOWN");
-    body.put("intake", intakeUp ? "UP" : "DOWN");
-    if (!intakeUp) {
-      body.put("intakeReason", problem);
-    }
-    json(ctx, dbUp && intakeUp ? 200 : 503, body);
-  }
-
   private static void json(Context ctx, int status, Object body) {
-    try {
-      ctx.status(status).contentType("application/json").result(JSON.writeValueAsString(body));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
+    ctx.status(status).json(body);
   }
 
   @Override

@@ -43,14 +43,14 @@ public final class Delivery implements AutoCloseable {
       workers.add(worker);
       threads.add(new Thread(worker, "notifier-delivery-" + i));
     }
-    Gauge.builder("vigil_notifier_pending", this, d -> d.backlog().pending())
+    Gauge.builder("vigil.notifier.pending", this, d -> d.backlog().pending())
         .description("Receipts not yet delivered (excluding dead)")
         .register(registry);
-    Gauge.builder("vigil_notifier_dead", this, d -> d.backlog().dead())
+    Gauge.builder("vigil.notifier.dead", this, d -> d.backlog().dead())
         .description("Dead deliveries blocking their service")
         .register(registry);
     Gauge.builder(
-            "vigil_notifier_oldest_pending_age_seconds",
+            "vigil.notifier.oldest.pending.age.seconds",
             this,
             d -> {
               var oldest = d.backlog().oldestPending();

@@ -21,11 +21,11 @@ final class DeliveryMetrics {
       attempt(outcome, 0);
     }
     this.request =
-        Timer.builder("vigil_notifier_request_duration")
+        Timer.builder("vigil.notifier.request.duration")
             .description("HTTP request duration of webhook attempts")
             .register(registry);
     this.latency =
-        Timer.builder("vigil_notifier_delivery_latency")
+        Timer.builder("vigil.notifier.delivery.latency")
             .description("From receipt stored to webhook delivered")
             .register(registry);
   }
@@ -39,7 +39,7 @@ final class DeliveryMetrics {
         .computeIfAbsent(
             outcome,
             o ->
-                Counter.builder("vigil_notifier_attempts")
+                Counter.builder("vigil.notifier.attempts")
                     .description("Webhook attempts by outcome")
                     .tag("outcome", o)
                     .register(registry))

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * the worker sleeps only when nothing is due and nothing is in flight.
  */
 final class DeliveryWorker implements Runnable {
-  private static final Logger log = LoggerFactory.getLogger(DeliveryWorker.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DeliveryWorker.class);
   private static final DeliveryStore.Result WAKE_UP =
       new DeliveryStore.Result(null, null, 0, null, null);
 
@@ -60,7 +60,7 @@ final class DeliveryWorker implements Runnable {
         Thread.currentThread().interrupt();
         return;
       } catch (RuntimeException e) {
-        log.warn("event=delivery_round_failed in_flight={} error=\"{}\"", inFlight, e.getMessage());
+        LOG.warn("delivery round failed in_flight={} error=\"{}\"", inFlight, e.getMessage());
         nextClaimNanos =
             System.nanoTime() + Math.max(options.pollInterval().toNanos(), 1_000_000_000L);
         if (!pause(Duration.ofSeconds(1))) {
@@ -125,8 +125,8 @@ final class DeliveryWorker implements Runnable {
         Instant now = Instant.now();
         done.forEach(result -> report(result, refused.contains(result.claim().eventId()), now));
       } catch (RuntimeException e) {
-        log.warn(
-            "event=delivery_results_lost_on_stop count={} (leases expire, receipts are retried)"
+        LOG.warn(
+            "delivery results lost on stop count={} (leases expire, receipts are retried)"
                 + " error=\"{}\"",
             done.size(),
             e.getMessage());
@@ -224,8 +224,8 @@ final class DeliveryWorker implements Runnable {
     Claim claim = result.claim();
     if (refused) {
       metrics.attempt("lease_lost");
-      log.warn(
-          "event=delivery_result_refused service={} event_id={} attempt={} outcome={}"
+      LOG.warn(
+          "delivery result refused service={} event_id={} attempt={} outcome={}"
               + " reason=\"token no longer holds (lease expired and reclaimed)\"",
           claim.service(),
           claim.eventId(),
@@ -237,8 +237,8 @@ final class DeliveryWorker implements Runnable {
       case DELIVERED -> {
         metrics.attempt("delivered");
         metrics.delivered(Duration.between(claim.receivedAt(), now));
-        log.debug(
-            "event=delivered service={} event_id={} kind={} attempt={} status={}",
+        LOG.debug(
+            "delivered service={} event_id={} kind={} attempt={} status={}",
             claim.service(),
             claim.eventId(),
             claim.kind(),
@@ -247,8 +247,8 @@ final class DeliveryWorker implements Runnable {
       }
       case RETRY -> {
         metrics.attempt("retry");
-        log.info(
-            "event=delivery_retry service={} event_id={} attempt={} status={} retry_in_ms={}"
+        LOG.info(
+            "delivery retry service={} event_id={} attempt={} status={} retry_in_ms={}"
                 + " error=\"{}\"",
             claim.service(),
             claim.eventId(),
@@ -259,8 +259,8 @@ final class DeliveryWorker implements Runnable {
       }
       case DEAD -> {
         metrics.attempt("dead");
-        log.warn(
-            "event=delivery_dead service={} event_id={} attempt={} status={} error=\"{}\""
+        LOG.warn(
+            "delivery dead service={} event_id={} attempt={} status={} error=\"{}\""
                 + " (service blocked until replay or skip)",
             claim.service(),
             claim.eventId(),

@@ -120,10 +120,10 @@ public final class ReceiptConsumer implements AutoCloseable {
     this.store = new ReceiptStore(database);
     this.options = options;
     this.onNewReceipts = onNewReceipts;
-    this.received = registry.counter("vigil_notifier_receipts_total");
-    this.duplicates = registry.counter("vigil_notifier_duplicates_total");
-    this.conflicts = registry.counter("vigil_notifier_conflicts_total");
-    this.rejected = registry.counter("vigil_notifier_rejected_total");
+    this.received = registry.counter("vigil.notifier.receipts");
+    this.duplicates = registry.counter("vigil.notifier.duplicates");
+    this.conflicts = registry.counter("vigil.notifier.conflicts");
+    this.rejected = registry.counter("vigil.notifier.rejected");
     this.restarts =
         Counter.builder("vigil.notifier.intake.restarts")
             .description("Kafka consumers of the intake closed after a failure and started again")

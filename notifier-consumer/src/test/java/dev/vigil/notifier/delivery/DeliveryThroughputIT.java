@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 @ExtendWith(VigilInfraExtension.class)
 class DeliveryThroughputIT {
-  private static final Logger log = LoggerFactory.getLogger(DeliveryThroughputIT.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DeliveryThroughputIT.class);
   // small by default to keep the suite fast; raise for a measurement, e.g.
   // -Dvigil.throughput.services=200 -Dvigil.throughput.perService=50
   private static final int SERVICES = Integer.getInteger("vigil.throughput.services", 100);
@@ -59,8 +59,8 @@ class DeliveryThroughputIT {
       }
       double seconds = (System.nanoTime() - started) / 1e9;
       Duration cpu = jvmCpu().minus(cpuBefore);
-      log.info(
-          "event=throughput deliveries={} services={} seconds={} per_second={} requests={}"
+      LOG.info(
+          "throughput deliveries={} services={} seconds={} per_second={} requests={}"
               + " jvm_cpu_ms_per_delivery={} load_average={}",
           total,
           SERVICES,

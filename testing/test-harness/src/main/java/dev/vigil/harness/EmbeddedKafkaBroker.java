@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * #start()} is a real broker restart on the same ports with the same data — what fault tests need.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
   private static final int NODE_ID = 1;
 
   private final Path logDir;
@@ -66,7 +66,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     server = new KafkaRaftServer(config(), Time.SYSTEM);
     server.startup();
     awaitReady(Duration.ofSeconds(60));
-    log.info(
+    LOG.info(
         "kafka started bootstrap={} logDir={} tookMs={}",
         bootstrapServers(),
         logDir,
@@ -81,7 +81,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     try {
       server.shutdown();
       server.awaitShutdown();
-      log.info("kafka stopped bootstrap={}", bootstrapServers());
+      LOG.info("kafka stopped bootstrap={}", bootstrapServers());
     } finally {
       server = null;
     }

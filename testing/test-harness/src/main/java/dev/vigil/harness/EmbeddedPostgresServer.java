@@ -25,7 +25,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   /** Superuser name; the embedded server trusts local connections, so no password is needed. */
   public static final String USER = "postgres";
 
-  private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
 
   private final Path dataDir;
   private final Path workDir;
@@ -98,7 +98,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       long started = System.nanoTime();
       postgres = builder.start();
       port = postgres.getPort();
-      log.info(
+      LOG.info(
           "postgres started port={} dataDir={} tookMs={}",
           port,
           dataDir,
@@ -115,7 +115,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
     try {
       postgres.close();
-      log.info("postgres stopped port={}", port);
+      LOG.info("postgres stopped port={}", port);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot stop embedded PostgreSQL on port " + port, e);
     } finally {

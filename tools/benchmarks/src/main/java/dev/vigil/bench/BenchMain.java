@@ -3,9 +3,11 @@ package dev.vigil.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 
 /**
  * Runs the benchmark suites against a PostgreSQL server and a Kafka broker started for the run,
@@ -16,17 +18,10 @@ public final class BenchMain {
 
   private BenchMain() {}
 
+  /** Exit code 0 after a run, 1 when it failed, 2 for bad options ({@code --help}: 0, no run). */
   public static void main(String[] args) {
-    BenchOptions options;
-    try {
-      options = BenchOptions.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    int status = run(options, String.join(" ", commandLine(args)));
-    System.exit(status); // the in-JVM broker and services may leave non-daemon threads behind
+    // the in-JVM broker and services may leave non-daemon threads behind
+    System.exit(new CommandLine(new BenchCommand()).execute(args));
   }
 
   static int run(BenchOptions options, String command) {
@@ -93,7 +88,7 @@ public final class BenchMain {
     }
   }
 
-  private static String commandLine(String[] args) {
+  static String commandLine(List<String> args) {
     StringBuilder sb =
         new StringBuilder(
             "\"$JAVA_HOME/bin/java\" -jar tools/benchmarks/target/benchmarks-0.1.0-SNAPSHOT.jar");

@@ -3,6 +3,8 @@ package dev.vigil.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.vigil.harness.EmbeddedKafkaBroker;
+import dev.vigil.harness.EmbeddedPostgresServer;
+import dev.vigil.kit.lifecycle.Closer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,12 +34,12 @@ public final class Infra implements AutoCloseable {
   public static final String MONITOR_HISTORY = "flyway_monitor_history";
 
   private final Path postgresDataDir;
-  private final DurablePostgres postgres;
+  private final EmbeddedPostgresServer postgres;
   private final EmbeddedKafkaBroker kafka;
   private final Admin admin;
   private final List<HikariDataSource> pools = new ArrayList<>();
 
-  private Infra(Path postgresDataDir, DurablePostgres postgres, EmbeddedKafkaBroker kafka) {
+  private Infra(Path postgresDataDir, EmbeddedPostgresServer postgres, EmbeddedKafkaBroker kafka) {
     this.postgresDataDir = postgresDataDir;
     this.postgres = postgres;
     this.kafka = kafka;
@@ -57,7 +59,7 @@ public final class Infra implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + runDir, e);
     }
-    DurablePostgres pg = DurablePostgres.start(runDir.resolve("postgres"));
+    EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(runDir.resolve("postgres"), 0, true);
     try {
       EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(runDir.resolve("kafka"), 0);
       return new Infra(runDir.resolve("postgres").resolve("data"), pg, broker);
@@ -112,7 +114,7 @@ public final class Infra implements AutoCloseable {
   public synchronized HikariDataSource pool(String database, int poolSize) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(postgres.jdbcUrl(database));
-    config.setUsername(DurablePostgres.USER);
+    config.setUsername(EmbeddedPostgresServer.USER);
     config.setPassword("");
     config.setMaximumPoolSize(poolSize);
     config.setMinimumIdle(poolSize);
@@ -162,33 +164,16 @@ public final class Infra implements AutoCloseable {
     return admin;
   }
 
+  /** Closes the pools, the admin client, the broker and the server; the first failure is thrown. */
   @Override
   public void close() {
-    RuntimeException first = null;
-    for (AutoCloseable c : closeOrder()) {
-      try {
-        c.close();
-      } catch (Exception e) {
-        if (first == null) {
-          first = new IllegalStateException("closing benchmark infrastructure failed", e);
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
-  }
-
-  private List<AutoCloseable> closeOrder() {
-    List<AutoCloseable> order = new ArrayList<>();
+    Closer closer = new Closer("benchmark infrastructure");
+    closer.add("postgres", postgres);
+    closer.add("kafka", kafka);
+    closer.add("admin", admin);
     synchronized (this) {
-      order.addAll(pools.reversed());
+      pools.forEach(closer::add);
     }
-    order.add(admin);
-    order.add(kafka);
-    order.add(postgres);
-    return order;
+    closer.close();
   }
 }

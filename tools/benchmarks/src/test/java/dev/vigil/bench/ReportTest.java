@@ -72,6 +72,34 @@ class ReportTest {
   }
 
   @Test
+  void optionsTakeTheirValueAfterEqualsOrSpace() {
+    BenchOptions options =
+        BenchOptions.parse("--reps", "5", "--window=2.5", "--suites", "e2e,relay");
+
+    assertThat(options.repetitions()).isEqualTo(5);
+    assertThat(options.window()).isEqualTo(java.time.Duration.ofMillis(2500));
+    assertThat(options.suites()).containsExactly("e2e", "relay");
+  }
+
+  @Test
+  void helpExitsZeroAndAnUnknownOptionOrBadNumberExitsTwo() {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    picocli.CommandLine cli = new picocli.CommandLine(new BenchCommand());
+    cli.setOut(new java.io.PrintWriter(out, true));
+    cli.setErr(new java.io.PrintWriter(err, true));
+
+    assertThat(cli.execute("--help")).isZero();
+    assertThat(out.toString()).contains("--quick", "--suites", "idle-outbox", "--backlog");
+    assertThat(cli.execute("--repz=3")).isEqualTo(2);
+    assertThat(err.toString()).contains("Unknown option: '--repz=3'");
+    assertThat(cli.execute("--reps=three")).isEqualTo(2);
+    assertThat(cli.execute("--reps=0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--reps must be at least 1");
+    assertThat(cli.execute("--window=NaN")).isEqualTo(2);
+  }
+
+  @Test
   void unknownSuiteIsRefusedWithTheKnownOnes() {
     assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--suites=relay,nope"}))
         .hasMessageContaining("unknown suite 'nope'")

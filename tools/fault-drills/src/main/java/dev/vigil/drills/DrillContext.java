@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /** What a drill script works with while it runs, and the faults it injected. */
 final class DrillContext {
-  private static final Logger log = LoggerFactory.getLogger(DrillContext.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DrillContext.class);
 
   /** A fault as injected; recovery times are computed after the drain. */
   record Injected(String fault, long atNanos, long healedNanos, int exitCode) {}
@@ -46,7 +46,7 @@ final class DrillContext {
 
   void record(String fault, long atNanos, long healedNanos, int exitCode) {
     injected.add(new Injected(fault, atNanos, healedNanos, exitCode));
-    log.info(
+    LOG.info(
         "fault injected fault=\"{}\" outageMs={} exit={}",
         fault,
         (healedNanos - atNanos) / 1_000_000,
@@ -72,6 +72,6 @@ final class DrillContext {
 
   void note(String note) {
     notes.add(note);
-    log.warn("drill note: {}", note);
+    LOG.warn("drill note: {}", note);
   }
 }

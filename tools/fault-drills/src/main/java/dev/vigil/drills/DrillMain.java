@@ -9,13 +9,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * Runs the fault drills from the command line.
+ * Runs the fault drills from the command line ({@code --help} lists the options):
  *
  * <pre>
  * java -jar tools/fault-drills/target/fault-drills-0.1.0-SNAPSHOT.jar --full
@@ -27,43 +35,103 @@ import java.util.stream.Stream;
  *                             for --full, its target/ directory otherwise)
  * </pre>
  *
- * Exit code 0 when every drill passed, 1 otherwise.
+ * Exit code 0 when every drill passed, 1 otherwise, 2 for an unknown option, an unknown drill or a
+ * missing value.
  */
-public final class DrillMain {
+@Command(
+    name = "fault-drills",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Kills and restarts Vigil's processes under load and reconciles what arrived.")
+public final class DrillMain implements Callable<Integer> {
   /** The documented command that reproduces the full drill from the repository root. */
   public static final String FULL_COMMAND =
       "./mvnw -q -pl tools/fault-drills -am package -DskipTests && "
           + "\"$JAVA_HOME/bin/java\" -jar tools/fault-drills/target/fault-drills-0.1.0-SNAPSHOT.jar"
           + " --full";
 
-  private DrillMain() {}
+  @Spec private CommandSpec spec;
+
+  @ArgGroup(exclusive = true)
+  private Size size = new Size();
+
+  @Option(
+      names = "--drills",
+      paramLabel = "NAME",
+      split = ",",
+      description = "only these drills, comma-separated: ${COMPLETION-CANDIDATES}",
+      completionCandidates = DrillNames.class)
+  private List<String> drills = new ArrayList<>();
+
+  @Option(
+      names = "--results",
+      paramLabel = "DIR",
+      description =
+          "where the results go (default: the module directory for --full, its target/ otherwise)")
+  private Path results;
+
+  /** --full or --short, never both. */
+  static final class Size {
+    @Option(names = "--full", description = "the full drill (about ten minutes)")
+    boolean full;
+
+    @Option(names = "--short", description = "the short drill (default)")
+    boolean quick;
+  }
+
+  /** The drill names, for --help and for checking --drills. */
+  static final class DrillNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return Drills.all().stream().map(Drills.Drill::name).iterator();
+    }
+  }
 
   public static void main(String[] args) {
     if (System.getProperty("logback.configurationFile") == null) {
       System.setProperty("logback.configurationFile", StackOptions.LOGBACK);
     }
-    List<String> argv = Arrays.asList(args);
-    boolean full = argv.contains("--full");
-    DrillOptions options = full ? DrillOptions.full() : DrillOptions.quick();
-    int drills = argv.indexOf("--drills");
-    if (drills >= 0 && drills + 1 < args.length) {
-      options = options.onlyDrills(List.of(args[drills + 1].split(",")));
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The parser, for tests: exit 0 on {@code --help}, 2 on bad options. */
+  static CommandLine commandLine() {
+    return new CommandLine(new DrillMain());
+  }
+
+  /** The drill sizes and subset the options ask for; an unknown drill is a usage error. */
+  DrillOptions options() {
+    DrillOptions options = size.full ? DrillOptions.full() : DrillOptions.quick();
+    if (drills.isEmpty()) {
+      return options;
     }
+    List<String> known = new ArrayList<>();
+    new DrillNames().forEach(known::add);
+    for (String name : drills) {
+      if (!known.contains(name)) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--drills: unknown drill '" + name + "'; known: " + String.join(",", known));
+      }
+    }
+    return options.onlyDrills(drills);
+  }
+
+  @Override
+  public Integer call() {
+    DrillOptions options = options();
     Path module = moduleDir();
-    int results = argv.indexOf("--results");
-    Path resultsDir =
-        results >= 0 && results + 1 < args.length
-            ? Path.of(args[results + 1])
-            : (full ? module : module.resolve("target"));
+    Path resultsDir = results != null ? results : (size.full ? module : module.resolve("target"));
     String command =
-        full && options.drills().isEmpty()
+        size.full && options.drills().isEmpty()
             ? FULL_COMMAND
-            : FULL_COMMAND.replace("--full", String.join(" ", args));
+            : FULL_COMMAND.replace(
+                "--full", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
     List<DrillResult> outcome =
         runAndReport(options, module.resolve("target"), resultsDir, command);
     boolean passed = !outcome.isEmpty() && outcome.stream().allMatch(DrillResult::passed);
     System.out.println(passed ? "ALL DRILLS PASSED" : "DRILLS FAILED");
-    System.exit(passed ? 0 : 1);
+    return passed ? 0 : 1;
   }
 
   /**
@@ -105,7 +173,7 @@ public final class DrillMain {
 
   /** The fault-drills module directory, whether started from the repository root or the module. */
   static Path moduleDir() {
-    Path fromRoot = Path.of("support", "fault-drills");
+    Path fromRoot = Path.of("tools", "fault-drills");
     return Files.isDirectory(fromRoot) ? fromRoot : Path.of(".");
   }
 

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * committed event (or stops making progress), and reconciles.
  */
 public final class DrillSuite {
-  private static final Logger log = LoggerFactory.getLogger(DrillSuite.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DrillSuite.class);
   private static final Duration STARTUP = Duration.ofSeconds(120);
 
   private DrillSuite() {}
@@ -87,7 +87,7 @@ public final class DrillSuite {
           DrillContext ctx = new DrillContext(options, stack, proxy, workload, watch, webhookUrl);
           DrillResult result = runOne(drill, ctx);
           results.add(result);
-          log.info("drill done {}", Report.line(result));
+          LOG.info("drill done {}", Report.line(result));
           afterEachDrill.accept(List.copyOf(results));
         }
       }
@@ -96,7 +96,7 @@ public final class DrillSuite {
   }
 
   private static DrillResult runOne(Drills.Drill drill, DrillContext ctx) {
-    log.info("drill start name={} description=\"{}\"", drill.name(), drill.description());
+    LOG.info("drill start name={} description=\"{}\"", drill.name(), drill.description());
     String error = null;
     Map<ChaosMode, Long> chaosBefore = ctx.proxy.counts();
     long writeErrorsBefore = ctx.workload.writeErrors();
@@ -112,7 +112,7 @@ public final class DrillSuite {
       }
     } catch (RuntimeException e) {
       error = e.getClass().getSimpleName() + ": " + e.getMessage();
-      log.error("drill failed name={} error={}", drill.name(), error, e);
+      LOG.error("drill failed name={} error={}", drill.name(), error, e);
     }
     long lastCommit = Math.max(ctx.workload.lastCommitNanos(), started);
     List<CommittedEvent> committed = ctx.workload.committed(drill.name());
@@ -123,7 +123,7 @@ public final class DrillSuite {
       counts = reconcile(ctx, committed);
     } catch (RuntimeException | SQLException e) {
       error = (error == null ? "" : error + "; ") + "reconcile failed: " + e;
-      log.error("reconcile failed name={}", drill.name(), e);
+      LOG.error("reconcile failed name={}", drill.name(), e);
     }
     List<FaultRecord> faults = new ArrayList<>();
     for (DrillContext.Injected fault : ctx.injected) {
@@ -216,7 +216,7 @@ public final class DrillSuite {
         if (stored >= ids.length) {
           return (System.nanoTime() - lastCommit) / 1_000_000;
         }
-        log.warn("drain gave up stored={} expected={}", stored, ids.length);
+        LOG.warn("drain gave up stored={} expected={}", stored, ids.length);
         return -1;
       }
       Stack.pause(500);
@@ -235,7 +235,7 @@ public final class DrillSuite {
         return rows.getLong(1);
       }
     } catch (SQLException e) {
-      log.debug("receiver count failed: {}", e.getMessage());
+      LOG.debug("receiver count failed: {}", e.getMessage());
       return -1;
     }
   }

@@ -3,6 +3,7 @@ package dev.vigil.local;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertKind;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorSchema;
 import dev.vigil.monitor.MonitorService;
@@ -10,8 +11,8 @@ import dev.vigil.notifier.NotifierConfig;
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.receiver.ReceiverConfig;
 import dev.vigil.receiver.ReferenceReceiver;
-import dev.vigil.relay.RelayConfig;
 import dev.vigil.relay.RelayService;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayStatus;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,8 +22,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -37,7 +36,7 @@ final class LocalStack implements AutoCloseable {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
-  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final Closer started = new Closer("local-stack");
   private final PrintStream out;
 
   private LocalStack(PrintStream out) {
@@ -54,8 +53,7 @@ final class LocalStack implements AutoCloseable {
       stack.startAll(options, backing);
       return stack;
     } catch (RuntimeException e) {
-      stack.close();
-      throw e;
+      throw stack.started.closeAfter(e);
     }
   }
 
@@ -227,31 +225,12 @@ final class LocalStack implements AutoCloseable {
   }
 
   private <T extends AutoCloseable> T keep(T part) {
-    started.push(part);
-    return part;
+    return started.add(part);
   }
 
-  /** Stops every part in reverse start order; a failure is reported and the rest still stopped. */
+  /** Stops every part in reverse start order; every part is stopped, the first failure thrown. */
   @Override
   public void close() {
-    closeAll(started);
-  }
-
-  /**
-   * Pops and closes every part, most recently started first; a failure is reported and the rest
-   * still closed.
-   */
-  static void closeAll(Deque<AutoCloseable> parts) {
-    while (!parts.isEmpty()) {
-      AutoCloseable part = parts.pop();
-      try {
-        part.close();
-      } catch (Exception e) {
-        if (e instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
-        }
-        System.err.println("while stopping " + part.getClass().getSimpleName() + ": " + e);
-      }
-    }
+    started.close();
   }
 }

@@ -2,63 +2,109 @@ package dev.vigil.local;
 
 import dev.vigil.harness.EmbeddedKafkaBroker;
 import dev.vigil.harness.EmbeddedPostgresServer;
+import dev.vigil.kit.lifecycle.Closer;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar tools/local-stack/target/local-stack-*.jar [options]}: the whole Vigil pipeline
- * on embedded PostgreSQL and Kafka. See {@link LocalStackOptions#USAGE}.
+ * on embedded PostgreSQL and Kafka. {@code --help} lists the options; an unknown option or a bad
+ * value prints the reason and the usage and exits with 2.
  */
-public final class LocalStackMain {
+@Command(
+    name = "local-stack",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Runs the whole Vigil pipeline on embedded PostgreSQL and Kafka, without Docker.")
+public final class LocalStackMain implements Callable<Integer> {
   private static final String DATABASE = "vigil";
 
-  private LocalStackMain() {}
+  @Spec private CommandSpec spec;
 
-  public static void main(String[] args) throws InterruptedException {
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      defaultValue = ".vigil",
+      description = "where data is kept across runs (default: ${DEFAULT-VALUE})")
+  private Path data;
+
+  @Option(
+      names = "--targets",
+      paramLabel = "FILE",
+      description = "your own targets YAML instead of the demo targets")
+  private Path targets;
+
+  @Option(
+      names = "--webhook",
+      paramLabel = "URL",
+      description = "deliver to your own webhook instead of the reference receiver")
+  private String webhook;
+
+  @Option(
+      names = "--base-port",
+      paramLabel = "N",
+      defaultValue = "18080",
+      description =
+          "first of seven consecutive ports (default: ${DEFAULT-VALUE}; 0 = any free ports)")
+  private int basePort;
+
+  public static void main(String[] args) {
     // Before any logger exists: the services' own logback.xml files would otherwise compete on the
     // classpath.
     System.setProperty("logback.configurationFile", "local-stack-logback.xml");
-    LocalStackOptions options;
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The parser, for {@link #main} and tests: exit 0 on {@code --help}, 2 on bad options. */
+  static CommandLine commandLine() {
+    return new CommandLine(new LocalStackMain());
+  }
+
+  /** The options as the stack uses them; a bad value is a usage error (exit 2). */
+  LocalStackOptions options() {
     try {
-      options = LocalStackOptions.parse(args);
+      return new LocalStackOptions(data, targets, webhook, basePort);
     } catch (IllegalArgumentException e) {
-      if (!e.getMessage().isEmpty()) {
-        System.err.println(e.getMessage());
-      }
-      System.err.print(LocalStackOptions.USAGE);
-      System.exit(2);
-      return;
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    LocalStackOptions options = options();
     System.setProperty(
         "vigil.local.logdir", options.dataDir().resolve("logs").toAbsolutePath().toString());
     System.out.println(
         "Starting Vigil: PostgreSQL, Kafka, receiver, notifier, relay, demo targets, monitor ...");
-    Deque<AutoCloseable> parts = new ArrayDeque<>();
+    Closer parts = new Closer("local-stack");
     try {
-      Path data = options.dataDir().toAbsolutePath();
+      Path dir = options.dataDir().toAbsolutePath();
       EmbeddedPostgresServer postgres =
-          EmbeddedPostgresServer.start(
-              data.resolve("postgres"), options.postgresPort(), true, false);
-      parts.push(postgres);
+          parts.add(
+              EmbeddedPostgresServer.start(
+                  dir.resolve("postgres"), options.postgresPort(), true, false));
       postgres.createDatabase(DATABASE);
       EmbeddedKafkaBroker kafka =
-          EmbeddedKafkaBroker.start(data.resolve("kafka"), options.kafkaPort());
-      parts.push(kafka);
+          parts.add(EmbeddedKafkaBroker.start(dir.resolve("kafka"), options.kafkaPort()));
       LocalStack.Backing backing =
           new LocalStack.Backing(
               postgres.jdbcUrl(DATABASE),
               EmbeddedPostgresServer.USER,
               "",
               kafka.bootstrapServers());
-      parts.push(LocalStack.start(options, backing, System.out));
+      parts.add(LocalStack.start(options, backing, System.out));
     } catch (RuntimeException e) {
-      LocalStack.closeAll(parts);
+      parts.closeAfter(e);
       System.err.println("Vigil could not start: " + e.getMessage());
       System.err.println("Details: " + options.dataDir().resolve("logs/vigil.log"));
-      System.exit(1);
-      return;
+      return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -66,11 +112,16 @@ public final class LocalStackMain {
             new Thread(
                 () -> {
                   System.out.println("Stopping Vigil ...");
-                  LocalStack.closeAll(parts);
+                  try {
+                    parts.close();
+                  } catch (RuntimeException e) {
+                    System.err.println("stopping Vigil failed: " + e);
+                  }
                   System.out.println("Stopped.");
                   stopped.countDown();
                 },
                 "local-stack-shutdown"));
     stopped.await();
+    return 0;
   }
 }

@@ -6,7 +6,7 @@ import dev.vigil.kit.Setting;
 import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.notifier.NotifierConfig;
 import dev.vigil.receiver.ReceiverConfig;
-import dev.vigil.relay.RelayConfig;
+import dev.vigil.relay.config.RelayConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * transaction committed.
  */
 final class NotificationStore implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(NotificationStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(NotificationStore.class);
   private static final int MAX_GROUP = 256;
 
   enum Result {
@@ -99,8 +99,7 @@ final class NotificationStore implements AutoCloseable {
             group.get(i).result().complete(results.get(i));
           }
         } catch (RuntimeException e) {
-          log.warn(
-              "event=receiver_store_failed count={} error=\"{}\"", group.size(), e.getMessage());
+          LOG.warn("receiver store failed count={} error=\"{}\"", group.size(), e.getMessage());
           group.forEach(p -> p.result().completeExceptionally(e));
         }
         group.clear();

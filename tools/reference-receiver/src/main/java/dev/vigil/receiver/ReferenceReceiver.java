@@ -6,13 +6,16 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.InvalidAlertEventException;
 import dev.vigil.contract.webhook.WebhookSignature;
+import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.http.BearerToken;
+import dev.vigil.kit.http.Health;
+import dev.vigil.kit.http.HttpJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -34,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * stale timestamp, 409 conflicting body. {@link #faults()} injects misbehaviour.
  */
 public final class ReferenceReceiver implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ReferenceReceiver.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ReferenceReceiver.class);
   private static final int MAX_BODY = 1024 * 1024;
 
   private final ReceiverConfig config;
@@ -43,6 +46,8 @@ public final class ReferenceReceiver implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
   private final ReceiverFaults faults;
+  private final BearerToken token;
+  private final DatabaseReadiness readiness;
   private final List<Consumer<ReceivedNotification>> listeners = new CopyOnWriteArrayList<>();
   private final List<ReceivedRequest> requests = new CopyOnWriteArrayList<>();
   private final AtomicReference<Trap> trap = new AtomicReference<>();
@@ -57,6 +62,10 @@ public final class ReferenceReceiver implements AutoCloseable {
         config.get(ReceiverConfig.FAULTS) == null
             ? new ReceiverFaults()
             : ReceiverFaults.parse(config.get(ReceiverConfig.FAULTS));
+    String bearer = config.get(ReceiverConfig.TOKEN);
+    this.token = bearer == null ? null : new BearerToken(bearer);
+    this.readiness =
+        new DatabaseReadiness(database.dataSource(), DatabaseReadiness.DEFAULT_TIMEOUT);
     this.executor = Executors.newVirtualThreadPerTaskExecutor();
     this.server = HttpServer.create(new InetSocketAddress(config.httpPort()), 1024);
     server.setExecutor(executor);
@@ -71,7 +80,7 @@ public final class ReferenceReceiver implements AutoCloseable {
     try {
       ReferenceReceiver receiver = new ReferenceReceiver(config, database);
       receiver.server.start();
-      log.info("event=receiver_started port={} config={}", receiver.port(), config);
+      LOG.info("receiver started port={} config={}", receiver.port(), config);
       return receiver;
     } catch (IOException e) {
       database.close();
@@ -120,7 +129,7 @@ public final class ReferenceReceiver implements AutoCloseable {
       try {
         reply = answer(exchange, webhookId);
       } catch (RuntimeException e) {
-        log.warn("event=receiver_error webhook_id={} error=\"{}\"", webhookId, e.getMessage());
+        LOG.warn("receiver error webhook_id={} error=\"{}\"", webhookId, e.getMessage());
         reply = Reply.FAILED;
       }
       // Logged before anything is written: whoever has the answer (or the dropped connection)
@@ -166,7 +175,8 @@ public final class ReferenceReceiver implements AutoCloseable {
   private Reply answer(HttpExchange exchange, String webhookId) throws IOException {
     String method = exchange.getRequestMethod();
     if (method.equals("GET") && exchange.getRequestURI().getPath().equals("/health")) {
-      return new Reply(200, "{\"status\":\"UP\"}", null);
+      Health health = Health.builder().check("database", readiness.answers()).build();
+      return new Reply(health.httpStatus(), HttpJson.mapper().writeValueAsString(health), null);
     }
     if (exchange.getRequestURI().getPath().equals("/_faults")) {
       return changeFaults(exchange, method);
@@ -174,7 +184,7 @@ public final class ReferenceReceiver implements AutoCloseable {
     if (!method.equals("POST")) {
       return new Reply(405, "only POST", null);
     }
-    if (config.get(ReceiverConfig.TOKEN) != null && !tokenMatches(exchange)) {
+    if (token != null && !token.matches(exchange.getRequestHeaders().getFirst("Authorization"))) {
       return new Reply(401, "missing or wrong bearer token", null);
     }
     byte[] body = readBody(exchange.getRequestBody());
@@ -192,7 +202,7 @@ public final class ReferenceReceiver implements AutoCloseable {
             Instant.now(),
             config.get(ReceiverConfig.TOLERANCE));
     if (verdict != WebhookSignature.Verdict.VALID) {
-      log.warn("event=webhook_refused webhook_id={} verdict={}", webhookId, verdict);
+      LOG.warn("webhook refused webhook_id={} verdict={}", webhookId, verdict);
       return new Reply(401, "signature check failed: " + verdict, null);
     }
     AlertEvent event;
@@ -219,7 +229,7 @@ public final class ReferenceReceiver implements AutoCloseable {
         try {
           listener.accept(notification);
         } catch (RuntimeException e) {
-          log.warn("event=listener_failed webhook_id={} error=\"{}\"", webhookId, e.getMessage());
+          LOG.warn("listener failed webhook_id={} error=\"{}\"", webhookId, e.getMessage());
         }
       }
     }
@@ -230,7 +240,7 @@ public final class ReferenceReceiver implements AutoCloseable {
       armed.action().run();
     }
     if (fault.isPresent() && fault.get().kind() == ReceiverFaults.Kind.DROP_AFTER_STORE) {
-      log.info("event=ack_dropped webhook_id={} result={}", webhookId, result);
+      LOG.info("ack dropped webhook_id={} result={}", webhookId, result);
       return Reply.DROP;
     }
     return switch (result) {
@@ -245,7 +255,7 @@ public final class ReferenceReceiver implements AutoCloseable {
    * requires a bearer token is the same token required here.
    */
   private Reply changeFaults(HttpExchange exchange, String method) throws IOException {
-    if (config.get(ReceiverConfig.TOKEN) != null && !tokenMatches(exchange)) {
+    if (token != null && !token.matches(exchange.getRequestHeaders().getFirst("Authorization"))) {
       return new Reply(401, "missing or wrong bearer token", null);
     }
     try {
@@ -262,7 +272,7 @@ public final class ReferenceReceiver implements AutoCloseable {
     } catch (IllegalArgumentException | dev.vigil.kit.ConfigException e) {
       return new Reply(400, "bad fault rule: " + e.getMessage(), null);
     }
-    log.info("event=receiver_faults_changed method={}", method);
+    LOG.info("receiver faults changed method={}", method);
     return new Reply(200, "{\"ok\":true}", null);
   }
 
@@ -285,14 +295,6 @@ public final class ReferenceReceiver implements AutoCloseable {
       }
       case DROP_AFTER_STORE -> null;
     };
-  }
-
-  private boolean tokenMatches(HttpExchange exchange) {
-    String header = exchange.getRequestHeaders().getFirst("Authorization");
-    String expected = "Bearer " + config.get(ReceiverConfig.TOKEN);
-    return header != null
-        && MessageDigest.isEqual(
-            expected.getBytes(StandardCharsets.UTF_8), header.getBytes(StandardCharsets.UTF_8));
   }
 
   private static byte[] readBody(InputStream in) throws IOException {

@@ -2,8 +2,8 @@ package dev.vigil.bench.relay;
 
 import dev.vigil.bench.Infra;
 import dev.vigil.kit.Settings;
-import dev.vigil.relay.RelayConfig;
 import dev.vigil.relay.RelayService;
+import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayStatus;
 import java.time.Duration;
 import java.util.HashMap;

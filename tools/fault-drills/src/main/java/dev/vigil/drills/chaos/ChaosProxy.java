@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * headers pass through unchanged, so the receiver still verifies what the notifier signed.
  */
 public final class ChaosProxy implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ChaosProxy.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ChaosProxy.class);
   private static final Set<String> RESTRICTED =
       Set.of(
           "host",
@@ -87,7 +87,7 @@ public final class ChaosProxy implements AutoCloseable {
   /** Switches behaviour for requests that arrive from now on. */
   public void mode(ChaosMode mode) {
     this.mode = mode;
-    log.info("chaos proxy mode={}", mode);
+    LOG.info("chaos proxy mode={}", mode);
   }
 
   public ChaosMode mode() {
@@ -116,7 +116,7 @@ public final class ChaosProxy implements AutoCloseable {
     try {
       server.close();
     } catch (IOException e) {
-      log.debug("closing the chaos proxy socket failed: {}", e.getMessage());
+      LOG.debug("closing the chaos proxy socket failed: {}", e.getMessage());
     }
     acceptor.interrupt();
     client.close();
@@ -129,7 +129,7 @@ public final class ChaosProxy implements AutoCloseable {
         Thread.ofVirtual().name("chaos-proxy-conn").start(() -> handle(socket));
       } catch (IOException e) {
         if (!server.isClosed()) {
-          log.warn("chaos proxy accept failed: {}", e.toString());
+          LOG.warn("chaos proxy accept failed: {}", e.toString());
         }
       }
     }
@@ -168,7 +168,7 @@ public final class ChaosProxy implements AutoCloseable {
         case PASS -> relay(out, forward(request));
       }
     } catch (IOException e) {
-      log.debug("chaos proxy connection ended: {}", e.toString());
+      LOG.debug("chaos proxy connection ended: {}", e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

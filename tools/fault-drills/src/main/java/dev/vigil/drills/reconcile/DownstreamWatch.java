@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * timing; the counts come from full {@link Snapshots} after each drill.
  */
 public final class DownstreamWatch implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(DownstreamWatch.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DownstreamWatch.class);
 
   private final String bootstrapServers;
   private final String topic;
@@ -134,11 +134,11 @@ public final class DownstreamWatch implements AutoCloseable {
         } catch (WakeupException e) {
           return;
         } catch (RuntimeException e) {
-          log.debug("kafka tail poll failed: {}", e.toString());
+          LOG.debug("kafka tail poll failed: {}", e.toString());
         }
       }
     } catch (WakeupException e) {
-      log.debug("kafka tail woken up to stop");
+      LOG.debug("kafka tail woken up to stop");
     }
   }
 
@@ -181,7 +181,7 @@ public final class DownstreamWatch implements AutoCloseable {
       try {
         connection.close();
       } catch (SQLException e) {
-        log.debug("closing receiver connection failed: {}", e.getMessage());
+        LOG.debug("closing receiver connection failed: {}", e.getMessage());
       }
     }
   }

@@ -23,7 +23,7 @@ public final class Infra implements AutoCloseable {
   public static final String VIGIL_DB = "vigil";
   public static final String RECEIVER_DB = "receiver";
 
-  private static final Logger log = LoggerFactory.getLogger(Infra.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Infra.class);
 
   private final EmbeddedPostgresServer postgres;
   private final EmbeddedKafkaBroker kafka;
@@ -52,7 +52,7 @@ public final class Infra implements AutoCloseable {
         .table("flyway_monitor_history")
         .load()
         .migrate();
-    log.info("drill infra up postgresPort={} kafka={}", postgres.port(), kafka.bootstrapServers());
+    LOG.info("drill infra up postgresPort={} kafka={}", postgres.port(), kafka.bootstrapServers());
     return infra;
   }
 

@@ -30,7 +30,7 @@ public final class ServiceProcess {
   /** Exit code of a process ended by SIGKILL. */
   public static final int SIGKILL_EXIT = 128 + 9;
 
-  private static final Logger log = LoggerFactory.getLogger(ServiceProcess.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ServiceProcess.class);
   private static final HttpClient HTTP =
       HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
@@ -102,7 +102,7 @@ public final class ServiceProcess {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name + " (" + mainClass + ")", e);
     }
-    log.info("process started name={} pid={} httpPort={}", name, process.pid(), httpPort);
+    LOG.info("process started name={} pid={} httpPort={}", name, process.pid(), httpPort);
   }
 
   public synchronized boolean isAlive() {
@@ -149,13 +149,13 @@ public final class ServiceProcess {
       } else {
         ending.destroy();
         if (!ending.waitFor(30, TimeUnit.SECONDS)) {
-          log.warn("process did not stop on SIGTERM, killing name={} pid={}", name, ending.pid());
+          LOG.warn("process did not stop on SIGTERM, killing name={} pid={}", name, ending.pid());
           ending.destroyForcibly();
         }
       }
       ending.waitFor();
       int exit = ending.exitValue();
-      log.info(
+      LOG.info(
           "process ended name={} pid={} signal={} exit={}",
           name,
           ending.pid(),

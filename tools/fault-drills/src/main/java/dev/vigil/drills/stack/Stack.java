@@ -23,7 +23,7 @@ public final class Stack implements AutoCloseable {
   public static final Duration WEBHOOK_READ_TIMEOUT =
       Duration.ofMillis(ServiceEnv.WEBHOOK_READ_TIMEOUT_MS);
 
-  private static final Logger log = LoggerFactory.getLogger(Stack.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
 
   private final Infra infra;
   private final StackOptions options;
@@ -149,9 +149,11 @@ public final class Stack implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** The relay's /health answers {@code {"status":"streaming", …}} while it holds the lock. */
+  /**
+   * The relay's /health check {@code stream} shows {@code "state":"streaming"} while it streams.
+   */
   static boolean isStreaming(String health) {
-    return health.replace(" ", "").toLowerCase(Locale.ROOT).contains("\"status\":\"streaming\"");
+    return health.replace(" ", "").toLowerCase(Locale.ROOT).contains("\"state\":\"streaming\"");
   }
 
   /** Waits until some relay streams; fails with the relays' health after {@code timeout}. */
@@ -214,7 +216,7 @@ public final class Stack implements AutoCloseable {
     try {
       Runtime.getRuntime().removeShutdownHook(killOnExit);
     } catch (IllegalStateException e) {
-      log.debug("JVM already shutting down; the hook kills the processes");
+      LOG.debug("JVM already shutting down; the hook kills the processes");
     }
     List<ServiceProcess> all = new ArrayList<>(notifiers);
     all.addAll(relays);
@@ -227,7 +229,7 @@ public final class Stack implements AutoCloseable {
           process.stop();
         }
       } catch (RuntimeException e) {
-        log.warn("cannot stop process name={} error={}", process.name(), e.toString());
+        LOG.warn("cannot stop process name={} error={}", process.name(), e.toString());
       }
     }
   }

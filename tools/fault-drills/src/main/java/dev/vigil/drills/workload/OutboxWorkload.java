@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * harmless, so each event is committed exactly once.
  */
 public final class OutboxWorkload {
-  private static final Logger log = LoggerFactory.getLogger(OutboxWorkload.class);
+  private static final Logger LOG = LoggerFactory.getLogger(OutboxWorkload.class);
 
   private static final String INSERT =
       """
@@ -92,7 +92,7 @@ public final class OutboxWorkload {
               .start(() -> write(drill, mine, intervalNanos, sink));
       threads.add(thread);
     }
-    log.info(
+    LOG.info(
         "workload started drill={} threads={} eventsPerSecond={}",
         drill,
         threads.size(),
@@ -112,7 +112,7 @@ public final class OutboxWorkload {
       }
     }
     threads.clear();
-    log.info("workload finished committed={} writeErrors={}", drillCommitted.get(), writeErrors);
+    LOG.info("workload finished committed={} writeErrors={}", drillCommitted.get(), writeErrors);
   }
 
   /** Events committed during {@code drill}, in no particular order across services. */
@@ -161,7 +161,7 @@ public final class OutboxWorkload {
         } catch (SQLException e) {
           long errors = writeErrors.incrementAndGet();
           if (errors % 50 == 1) {
-            log.info("outbox write failed, retrying errors={} reason={}", errors, e.getMessage());
+            LOG.info("outbox write failed, retrying errors={} reason={}", errors, e.getMessage());
           }
           close(connection);
           connection = null;
@@ -213,7 +213,7 @@ public final class OutboxWorkload {
     try {
       connection.close();
     } catch (SQLException e) {
-      log.debug("closing a broken connection failed: {}", e.getMessage());
+      LOG.debug("closing a broken connection failed: {}", e.getMessage());
     }
   }
 }

@@ -1,5 +1,10 @@
 package dev.vigil.monitor.api;
 
+import dev.vigil.kit.http.BearerToken;
+import dev.vigil.kit.http.Health;
+import dev.vigil.kit.http.HttpJson;
+import dev.vigil.kit.http.OpsRoutes;
+import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.alert.UnknownServiceException;
 import dev.vigil.monitor.target.InvalidTargetException;
@@ -8,13 +13,9 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,39 +25,39 @@ import org.slf4j.LoggerFactory;
  * which name hosts and paths) needs {@code Authorization: Bearer <token>}. An unknown service is
  * 404; an invalid body is 400 with {@code field} and {@code error}; a refused request writes
  * nothing (validation happens before the single transaction that writes). Pushed results go through
- * the same {@link Recorder} as scheduled probes.
+ * the same {@link Recorder} as scheduled probes. {@code /health} has one check, {@code database}.
  */
-public final class MonitorApi implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(MonitorApi.class);
+public final class HttpApi implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
   private static final Set<HandlerType> MUTATING =
       Set.of(HandlerType.POST, HandlerType.PUT, HandlerType.DELETE, HandlerType.PATCH);
 
   private final TargetStore targets;
   private final Recorder recorder;
-  private final PrometheusMeterRegistry metrics;
+  private final ServiceMetrics metrics;
   private final StatusQueries queries;
-  private final byte[] token;
+  private final BearerToken token;
   private final Clock clock;
   private final Javalin app;
 
-  public MonitorApi(
-      javax.sql.DataSource dataSource,
+  public HttpApi(
+      DataSource dataSource,
       TargetStore targets,
       Recorder recorder,
-      PrometheusMeterRegistry metrics,
+      ServiceMetrics metrics,
       String apiToken,
       Clock clock) {
     this.targets = targets;
     this.recorder = recorder;
     this.metrics = metrics;
     this.queries = new StatusQueries(dataSource, clock);
-    this.token = apiToken.getBytes(StandardCharsets.UTF_8);
+    this.token = new BearerToken(apiToken);
     this.clock = clock;
     this.app = Javalin.create(this::configure);
   }
 
   /** Binds {@code port} (0 = any free port) and serves. */
-  public MonitorApi start(int port) {
+  public HttpApi start(int port) {
     app.start(port);
     return this;
   }
@@ -67,16 +68,13 @@ public final class MonitorApi implements AutoCloseable {
   }
 
   private void configure(JavalinConfig config) {
-    config.startup.showJavalinBanner = false;
-    config.concurrency.useVirtualThreads = true;
+    HttpJson.configure(config);
     var routes = config.routes;
     routes.before("/api/*", this::authorize);
-    routes.get("/health/live", ctx -> Http.json(ctx, 200, Map.of("status", "UP")));
-    routes.get("/health", this::health);
-    routes.get(
-        "/metrics",
-        ctx ->
-            ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+    OpsRoutes.register(
+        config,
+        () -> Health.builder().check("database", queries.databaseReachable()).build(),
+        metrics);
     new ServiceRoutes(queries, targets, recorder, clock).register(routes);
     new TargetRoutes(targets).register(routes);
     routes.exception(
@@ -95,15 +93,7 @@ public final class MonitorApi implements AutoCloseable {
   }
 
   private void authorize(Context ctx) {
-    if (!MUTATING.contains(ctx.method()) && !isTargetsPath(ctx.path())) {
-      return;
-    }
-    String header = ctx.header("Authorization");
-    byte[] presented =
-        header != null && header.startsWith("Bearer ")
-            ? header.substring(7).strip().getBytes(StandardCharsets.UTF_8)
-            : new byte[0];
-    if (!MessageDigest.isEqual(presented, token)) {
+    if ((MUTATING.contains(ctx.method()) || isTargetsPath(ctx.path())) && !token.presentedBy(ctx)) {
       ctx.header("WWW-Authenticate", "Bearer");
       throw new ApiException(401, "Authorization", "a valid bearer token is required");
     }
@@ -111,16 +101,6 @@ public final class MonitorApi implements AutoCloseable {
 
   private static boolean isTargetsPath(String path) {
     return path.equals("/api/targets") || path.startsWith("/api/targets/");
-  }
-
-  private void health(Context ctx) {
-    boolean database = queries.databaseReachable();
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("status", database ? "UP" : "DOWN");
-    body.put("live", true);
-    body.put("ready", database);
-    body.put("checks", Map.of("database", database ? "UP" : "DOWN"));
-    Http.json(ctx, database ? 200 : 503, body);
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.vigil.relay;
+package dev.vigil.relay.config;
 
 import static dev.vigil.kit.CommonSettings.DB_PASSWORD;
 import static dev.vigil.kit.CommonSettings.DB_URL;

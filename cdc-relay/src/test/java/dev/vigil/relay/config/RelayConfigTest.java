@@ -1,10 +1,10 @@
-package dev.vigil.relay;
+package dev.vigil.relay.config;
 
-import static dev.vigil.relay.RelayConfig.OFFSET_FLUSH_INTERVAL;
-import static dev.vigil.relay.RelayConfig.POLL_INTERVAL;
-import static dev.vigil.relay.RelayConfig.PRODUCER_LINGER;
-import static dev.vigil.relay.RelayConfig.SLOT;
-import static dev.vigil.relay.RelayConfig.SNAPSHOT_MODE;
+import static dev.vigil.relay.config.RelayConfig.OFFSET_FLUSH_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.POLL_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.PRODUCER_LINGER;
+import static dev.vigil.relay.config.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.SNAPSHOT_MODE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

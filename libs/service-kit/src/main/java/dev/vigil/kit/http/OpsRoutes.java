@@ -1,0 +1,35 @@
+package dev.vigil.kit.http;
+
+import dev.vigil.kit.metrics.ServiceMetrics;
+import io.javalin.config.JavalinConfig;
+import java.util.function.Supplier;
+
+/**
+ * The routes every Vigil server has, registered the same way: {@code GET /health/live} (200 while
+ * the process answers), {@code GET /health} ({@link Health}: 200 when up, 503 when down) and {@code
+ * GET /metrics} (Prometheus text).
+ */
+public final class OpsRoutes {
+  /** The Prometheus text exposition content type. */
+  public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+  private OpsRoutes() {}
+
+  /**
+   * Registers the three routes on {@code config}.
+   *
+   * @param health builds the current health on each request (may block briefly, e.g. {@link
+   *     dev.vigil.kit.DatabaseReadiness})
+   */
+  public static void register(
+      JavalinConfig config, Supplier<Health> health, ServiceMetrics metrics) {
+    config.routes.get("/health/live", ctx -> ctx.json(Health.builder().build()));
+    config.routes.get(
+        "/health",
+        ctx -> {
+          Health current = health.get();
+          ctx.status(current.httpStatus()).json(current);
+        });
+    config.routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(metrics.scrape()));
+  }
+}
