@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * so no record is skipped and the consumer keeps its assignment.
  */
 final class IntakeSession {
-  private static final Logger log = LoggerFactory.getLogger(IntakeSession.class);
+  private static final Logger LOG = LoggerFactory.getLogger(IntakeSession.class);
   private static final Duration POLL = Duration.ofMillis(500);
   private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
@@ -81,8 +81,8 @@ final class IntakeSession {
         stored = store.store(accepted, parked);
       } catch (RuntimeException e) {
         sink.state(IntakeState.down(IntakeState.Cause.DATABASE, e.getMessage()));
-        log.warn(
-            "event=intake_batch_failed records={} retry_in_ms={} error=\"{}\"",
+        LOG.warn(
+            "intake batch failed records={} retry_in_ms={} error=\"{}\"",
             records.count(),
             backoff.toMillis(),
             Sanitize.text(e.getMessage(), Sanitize.MAX_REASON));

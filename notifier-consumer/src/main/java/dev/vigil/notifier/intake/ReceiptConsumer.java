@@ -1,9 +1,11 @@
 package dev.vigil.notifier.intake;
 
+import dev.vigil.kit.backoff.ExponentialBackoff;
 import dev.vigil.kit.db.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * gauge say why while intake is down.
  */
 public final class ReceiptConsumer implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ReceiptConsumer.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ReceiptConsumer.class);
   private static final Duration FIRST_RESTART = Duration.ofMillis(200);
   private static final Duration MAX_RESTART = Duration.ofSeconds(10);
 
@@ -78,6 +80,7 @@ public final class ReceiptConsumer implements AutoCloseable {
 
   private final Supplier<Consumer<byte[], byte[]>> consumers;
   private final ReceiptStore store;
+  private final MeterRegistry registry;
   private final Options options;
   private final Runnable onNewReceipts;
   private final Counter received;
@@ -117,6 +120,7 @@ public final class ReceiptConsumer implements AutoCloseable {
       MeterRegistry registry,
       Runnable onNewReceipts) {
     this.consumers = consumers;
+    this.registry = registry;
     this.store = new ReceiptStore(database);
     this.options = options;
     this.onNewReceipts = onNewReceipts;
@@ -170,7 +174,7 @@ public final class ReceiptConsumer implements AutoCloseable {
 
   /** Runs consumers one after another until closed: a failed one is replaced after a backoff. */
   private void supervise() {
-    Duration backoff = FIRST_RESTART;
+    ExponentialBackoff backoff = new ExponentialBackoff(FIRST_RESTART, MAX_RESTART);
     while (running) {
       long started = System.nanoTime();
       try {
@@ -180,22 +184,19 @@ public final class ReceiptConsumer implements AutoCloseable {
           break;
         }
         if (Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofMinutes(1)) > 0) {
-          backoff = FIRST_RESTART;
+          backoff.reset();
         }
+        Duration pause = backoff.next();
         state = IntakeState.down(IntakeState.Cause.KAFKA, e.toString());
         restarts.increment();
-        log.error(
-            "event=intake_consumer_failed restart_in_ms={} error=\"{}\"",
-            backoff.toMillis(),
+        LOG.error(
+            "intake consumer failed restart_in_ms={} error=\"{}\"",
+            pause.toMillis(),
             Sanitize.text(e.toString(), Sanitize.MAX_REASON),
             e);
-        if (!pause(backoff)) {
+        if (!pause(pause)) {
           break;
         }
-        backoff =
-            backoff.multipliedBy(2).compareTo(MAX_RESTART) > 0
-                ? MAX_RESTART
-                : backoff.multipliedBy(2);
       }
     }
     state = IntakeState.down(IntakeState.Cause.STOPPED, "intake stopped");
@@ -204,6 +205,9 @@ public final class ReceiptConsumer implements AutoCloseable {
   private void runOneConsumer() {
     Consumer<byte[], byte[]> consumer = consumers.get();
     current = consumer;
+    // The Kafka client's own metrics (fetch lag, rates, …) for as long as this consumer lives.
+    KafkaClientMetrics clientMetrics = new KafkaClientMetrics(consumer);
+    clientMetrics.bindTo(registry);
     try {
       if (!running) {
         return;
@@ -214,10 +218,11 @@ public final class ReceiptConsumer implements AutoCloseable {
       new IntakeSession(consumer, store, new Sink(), () -> running).run();
     } finally {
       current = null;
+      clientMetrics.close();
       try {
         consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
       } catch (RuntimeException e) {
-        log.warn("event=intake_consumer_close_failed error=\"{}\"", e.toString());
+        LOG.warn("intake consumer close failed error=\"{}\"", e.toString());
       }
     }
   }
@@ -240,8 +245,8 @@ public final class ReceiptConsumer implements AutoCloseable {
       conflicts.increment(stored.conflicts());
       rejected.increment(stored.rejected());
       for (Checked.Rejected r : parked) {
-        log.warn(
-            "event=record_rejected topic={} partition={} offset={} field={} reason=\"{}\"",
+        LOG.warn(
+            "record rejected topic={} partition={} offset={} field={} reason=\"{}\"",
             r.topic(),
             r.partition(),
             r.offset(),
@@ -249,9 +254,8 @@ public final class ReceiptConsumer implements AutoCloseable {
             r.reason());
       }
       if (stored.conflicts() > 0) {
-        log.warn(
-            "event=receipt_conflict count={} (same event id, different payload)",
-            stored.conflicts());
+        LOG.warn(
+            "receipt conflict count={} (same event id, different payload)", stored.conflicts());
       }
       if (stored.inserted() > 0) {
         onNewReceipts.run();
@@ -262,7 +266,7 @@ public final class ReceiptConsumer implements AutoCloseable {
     public void state(IntakeState next) {
       if (!next.equals(state)) {
         if (next.up()) {
-          log.info("event=intake_up previous_cause={}", state.cause());
+          LOG.info("intake up previous_cause={}", state.cause());
         }
         state = next;
       }

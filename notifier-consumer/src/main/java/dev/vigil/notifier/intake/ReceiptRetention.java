@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * default, 30 days, is four times Kafka's default of 7 days.
  */
 public final class ReceiptRetention implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ReceiptRetention.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ReceiptRetention.class);
 
   private static final String DELETE_BATCH =
       """
@@ -82,7 +82,7 @@ public final class ReceiptRetention implements AutoCloseable {
       deleted.increment(rows);
     } while (rows == batch && !Thread.currentThread().isInterrupted());
     if (total > 0) {
-      log.info("event=receipts_trimmed rows={} finished_before={}", total, cutoff.toInstant());
+      LOG.info("receipts trimmed rows={} finished_before={}", total, cutoff.toInstant());
     }
     return total;
   }

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * fail on the data.
  */
 final class ReceiptStore {
-  private static final Logger log = LoggerFactory.getLogger(ReceiptStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ReceiptStore.class);
 
   /** What one batch changed; {@code refused} are records the database would not take as valid. */
   record Stored(
@@ -84,8 +84,8 @@ final class ReceiptStore {
       if (!causedByData(e.sqlState())) {
         throw e;
       }
-      log.warn(
-          "event=intake_batch_refused records={} sqlstate={} action=store_record_by_record"
+      LOG.warn(
+          "intake batch refused records={} sqlstate={} action=store_record_by_record"
               + " error=\"{}\"",
           accepted.size() + rejected.size(),
           e.sqlState(),

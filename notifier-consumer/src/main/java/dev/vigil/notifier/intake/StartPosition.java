@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * that fell out of retention resets to the earliest record still kept).
  */
 final class StartPosition implements ConsumerRebalanceListener {
-  private static final Logger log = LoggerFactory.getLogger(StartPosition.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StartPosition.class);
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private final Consumer<byte[], byte[]> consumer;
@@ -70,8 +70,8 @@ final class StartPosition implements ConsumerRebalanceListener {
       consumer.seek(partition, target);
       start.put(partition, new OffsetAndMetadata(target));
       skipped.increment(skip);
-      log.info(
-          "event=intake_start_without_offset partition={} look_back={} start_offset={}"
+      LOG.info(
+          "intake start without offset partition={} look_back={} start_offset={}"
               + " skipped_records={} skipped_offsets={}..{}",
           partition,
           lookBack,
