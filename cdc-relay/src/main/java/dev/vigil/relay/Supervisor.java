@@ -26,6 +26,13 @@ import org.slf4j.LoggerFactory;
  * backoff up to {@link RelayConfig#maxRetryBackoff()}; every restart resumes from the stored
  * offsets. A missing slot with stored offsets is fatal: the loop ends and {@link #terminated()}
  * completes exceptionally.
+ *
+ * <p>After a failure the instance stays {@code failing}, with the failure's reason, until a new run
+ * has relayed a batch: a failure that repeats at every restart (Kafka refusing a record for good)
+ * shows as failing all along instead of flapping through {@code streaming}. A batch that waits for
+ * Kafka longer than {@link #KAFKA_STALL} (including a send not even accepted by the producer, e.g.
+ * no metadata while the broker is down) shows as failing with Kafka's last error, and as streaming
+ * again once it is acknowledged.
  */
 final class Supervisor implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
@@ -39,6 +46,7 @@ final class Supervisor implements Runnable {
   private final LeaderLock lock;
   private final CountDownLatch stopSignal = new CountDownLatch(1);
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private volatile String lastFailure;
 
   Supervisor(RelayConfig config, RelayStatus status, RelayMetrics metrics) {
     this.config = config;
@@ -74,7 +82,9 @@ final class Supervisor implements Runnable {
             continue;
           }
           status.active(true);
-          status.standby("lock acquired, preparing");
+          if (lastFailure == null) {
+            status.standby("lock acquired, preparing");
+          }
           new RelaySchema(config).prepare();
           streamOnce(streamed);
         } catch (SlotMissingException e) {
@@ -85,7 +95,8 @@ final class Supervisor implements Runnable {
         } catch (SQLException | RuntimeException | ExecutionException e) {
           String reason = reason(e);
           log.warn("relay run failed, retrying in {} reason={}", backoff, reason);
-          status.failing(reason);
+          lastFailure = reason;
+          status.failing(reason + "; retrying with backoff, nothing is skipped");
         } finally {
           if (acquired) {
             status.active(false);
@@ -117,10 +128,15 @@ final class Supervisor implements Runnable {
             config,
             metrics,
             () -> {
-              streamed.set(true);
-              status.streaming();
+              if (lastFailure == null) {
+                status.streaming();
+              }
             },
-            () -> {})) {
+            () -> {
+              streamed.set(true);
+              lastFailure = null;
+              status.streaming();
+            })) {
       boolean stalled = false;
       while (!stopping()) {
         try {
@@ -133,10 +149,13 @@ final class Supervisor implements Runnable {
           Duration pending = stream.pendingKafkaAck();
           if (pending.compareTo(KAFKA_STALL) > 0) {
             stalled = true;
+            String kafkaError = stream.pendingKafkaReason();
             status.failing(
                 "Kafka has not acknowledged the current batch for over "
                     + KAFKA_STALL.toSeconds()
-                    + " s; still retrying, nothing is skipped");
+                    + " s"
+                    + (kafkaError == null ? "" : " (last error: " + kafkaError + ")")
+                    + "; still retrying, nothing is skipped");
           } else if (stalled && streamed.get()) {
             stalled = false;
             status.streaming();

@@ -95,6 +95,11 @@ public final class OutboxStream implements AutoCloseable {
     return publisher.pendingAck();
   }
 
+  /** Kafka's last reason for not accepting a record of the batch in flight, or null. */
+  public String pendingKafkaReason() {
+    return publisher.pendingReason();
+  }
+
   /** Completes when the engine stopped: normally, or exceptionally with the reason. */
   public CompletableFuture<Void> completion() {
     return completion;
@@ -141,9 +146,23 @@ public final class OutboxStream implements AutoCloseable {
       completion.complete(null);
     } else {
       log.warn("engine failed message={}", message, error);
+      // A record Kafka refused for good is the reason worth showing, however Debezium wrapped it.
+      Throwable reason = sendFailure(error);
       completion.completeExceptionally(
-          error != null ? error : new IllegalStateException("engine failed: " + message));
+          reason != null ? reason : new IllegalStateException("engine failed: " + message));
     }
+  }
+
+  private static Throwable sendFailure(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof RelaySendException) {
+        return t;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return error;
   }
 
   static Map<String, Object> producerProperties(RelayConfig config) {
@@ -158,6 +177,8 @@ public final class OutboxStream implements AutoCloseable {
         Map.entry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"),
         Map.entry(ProducerConfig.LINGER_MS_CONFIG, (int) config.producerLinger().toMillis()),
         Map.entry(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024),
+        // Every row the outbox accepts fits (its payload limit plus room for key and headers).
+        Map.entry(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSetup.MAX_RECORD_BYTES),
         // Never give up on a record: a send that expired could let a later one of the same
         // service overtake it. Transient outages are retried until Kafka is back.
         Map.entry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE),

@@ -29,5 +29,16 @@ public final class OutboxContract {
   public static final String COLUMN_SCHEMA_VERSION = "schema_version";
   public static final String COLUMN_CREATED_AT = "created_at";
 
+  /**
+   * Largest {@code payload} the outbox accepts, in bytes of its jsonb text (what the relay sends as
+   * the Kafka record value): 256 KiB. Enforced by the table itself (check constraint of the
+   * monitor's migration V3) for every writer, so nothing Kafka would refuse can enter the outbox;
+   * the relay's producer and topic allow records of twice that, room for key and headers.
+   */
+  public static final int MAX_PAYLOAD_BYTES = 256 * 1024;
+
+  /** Largest {@code aggregateid} (the Kafka key) the outbox accepts, in UTF-8 bytes. */
+  public static final int MAX_AGGREGATE_ID_BYTES = 255;
+
   private OutboxContract() {}
 }
