@@ -24,13 +24,13 @@ import org.slf4j.LoggerFactory;
  */
 final class TopicSetup {
   /**
-   * Largest record the relay sends and the topic it creates accepts: twice the outbox's payload
-   * limit ({@link OutboxContract#MAX_PAYLOAD_BYTES}, enforced by the table), so the key (at most
-   * {@link OutboxContract#MAX_AGGREGATE_ID_BYTES}), the headers and the record and batch overhead
-   * always fit. Used as the producer's {@code max.request.size} and the topic's {@code
-   * max.message.bytes}.
+   * Largest record the relay sends and the topic it creates accepts (256 KiB): four times the
+   * outbox's payload limit ({@link OutboxContract#MAX_PAYLOAD_BYTES}, enforced by the table), so
+   * the key (at most {@link OutboxContract#MAX_AGGREGATE_ID_BYTES}), the headers and the record
+   * overhead always fit, and twice the producer's 128 KiB {@code batch.size}, so a full batch does
+   * too. Used as the producer's {@code max.request.size} and the topic's {@code max.message.bytes}.
    */
-  static final int MAX_RECORD_BYTES = 2 * OutboxContract.MAX_PAYLOAD_BYTES;
+  static final int MAX_RECORD_BYTES = 4 * OutboxContract.MAX_PAYLOAD_BYTES;
 
   static final String MAX_MESSAGE_BYTES = "max.message.bytes";
 
