@@ -32,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VigilInfraExtension.class)
 class BulkTransactionsIT {
   private static final int ROWS_PER_TRANSACTION = 2_000;
+  private static final int TRANSACTIONS_PER_ROUND = 3;
   private static final int MAX_TRANSACTIONS = 30;
   private static final Map<BulkLoader.Method, Integer> KILLS_WANTED =
       Map.of(BulkLoader.Method.COPY, 2, BulkLoader.Method.INSERT_SELECT, 1);
@@ -60,16 +61,22 @@ class BulkTransactionsIT {
     try (Connection c = db.connect();
         TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic)) {
       while (!terminated) {
-        int tx = watch.methods.size();
-        assertThat(tx)
-            .as("transactions written before the relay was caught inside enough of them")
-            .isLessThan(MAX_TRANSACTIONS);
-        BulkLoader.Method method =
-            tx % 2 == 0 ? BulkLoader.Method.COPY : BulkLoader.Method.INSERT_SELECT;
-        watch.committed(method, loader.commit(c, method, ROWS_PER_TRANSACTION));
-        // Each stop lands at another depth of a transaction: once this run has put at least
-        // `depth` of its rows on the topic, but not all of them. Whole: on to the next one.
-        int depth = 1 + (stops * 700) % (ROWS_PER_TRANSACTION - 100);
+        // A round of transactions committed back to back: the engine's batches (up to 2,048
+        // records) then end inside them wherever they fall, not only at commits.
+        for (int i = 0; i < TRANSACTIONS_PER_ROUND; i++) {
+          int next = watch.methods.size();
+          assertThat(next)
+              .as("transactions written before the relay was caught inside enough of them")
+              .isLessThan(MAX_TRANSACTIONS);
+          BulkLoader.Method method =
+              next % 2 == 0 ? BulkLoader.Method.COPY : BulkLoader.Method.INSERT_SELECT;
+          watch.committed(method, loader.commit(c, method, ROWS_PER_TRANSACTION));
+        }
+        int tx = watch.methods.size() - 1;
+        BulkLoader.Method method = watch.methods.get(tx);
+        // Each stop lands at another depth of the round's last transaction: once this run has put
+        // at least `depth` of its rows on the topic, but not all of them. Whole: another round.
+        int depth = 150 + (stops * 600) % (ROWS_PER_TRANSACTION - 300);
         await()
             .atMost(Duration.ofSeconds(90))
             .pollInterval(Duration.ofMillis(5))
