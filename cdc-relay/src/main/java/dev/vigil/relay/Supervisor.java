@@ -28,17 +28,19 @@ import org.slf4j.LoggerFactory;
  * completes exceptionally.
  *
  * <p>After a failure the instance stays {@code failing}, with the failure's reason, until a new run
- * has relayed a batch: a failure that repeats at every restart (Kafka refusing a record for good)
- * shows as failing all along instead of flapping through {@code streaming}. A batch that waits for
- * Kafka longer than {@link #KAFKA_STALL} (including a send not even accepted by the producer, e.g.
- * no metadata while the broker is down) shows as failing with Kafka's last error, and as streaming
- * again once it is acknowledged.
+ * has relayed a batch and kept streaming for {@link #RECOVERY_CONFIRMATION}: a failure that repeats
+ * at every restart (Kafka refusing a record for good) shows as failing all along instead of
+ * flapping through {@code streaming}, and its restarts back off up to the maximum. A batch that
+ * waits for Kafka longer than {@link #KAFKA_STALL} (including a send not even accepted by the
+ * producer, e.g. no metadata while the broker is down) shows as failing with Kafka's last error,
+ * and as streaming again once it is acknowledged.
  */
 final class Supervisor implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
   private static final Duration INITIAL_BACKOFF = Duration.ofMillis(500);
   private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
   private static final Duration KAFKA_STALL = Duration.ofSeconds(10);
+  private static final Duration RECOVERY_CONFIRMATION = Duration.ofSeconds(10);
 
   private final RelayConfig config;
   private final RelayStatus status;
@@ -77,6 +79,7 @@ final class Supervisor implements Runnable {
           acquired = lock.tryAcquire();
           if (!acquired) {
             // Keep the lock's connection open between attempts: a standby polls cheaply.
+            lastFailure = null; // the active instance reports its own state
             status.standby("another instance holds the lock of slot " + config.slotName());
             pause(config.standbyPollInterval());
             continue;
@@ -133,10 +136,12 @@ final class Supervisor implements Runnable {
               }
             },
             () -> {
-              streamed.set(true);
-              lastFailure = null;
-              status.streaming();
+              if (lastFailure == null) {
+                streamed.set(true);
+                status.streaming();
+              }
             })) {
+      long runStarted = System.nanoTime();
       boolean stalled = false;
       while (!stopping()) {
         try {
@@ -145,6 +150,15 @@ final class Supervisor implements Runnable {
         } catch (TimeoutException stillRunning) {
           if (!lock.isHeld()) {
             throw new IllegalStateException("lost the lock's database connection");
+          }
+          if (lastFailure != null
+              && stream.relayedABatch()
+              && Duration.ofNanos(System.nanoTime() - runStarted).compareTo(RECOVERY_CONFIRMATION)
+                  > 0) {
+            // The failure did not come back: this run is healthy.
+            lastFailure = null;
+            streamed.set(true);
+            status.streaming();
           }
           Duration pending = stream.pendingKafkaAck();
           if (pending.compareTo(KAFKA_STALL) > 0) {

@@ -126,6 +126,10 @@ final class KafkaPublisher
     return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
   }
 
+  boolean relayedABatch() {
+    return firstBatchSeen;
+  }
+
   /** The last reason Kafka gave for not accepting a record of the current batch, or null. */
   String pendingReason() {
     return pendingReason;

@@ -95,6 +95,11 @@ public final class OutboxStream implements AutoCloseable {
     return publisher.pendingAck();
   }
 
+  /** Whether this run has relayed a batch (Kafka acknowledged every record of it). */
+  public boolean relayedABatch() {
+    return publisher.relayedABatch();
+  }
+
   /** Kafka's last reason for not accepting a record of the batch in flight, or null. */
   public String pendingKafkaReason() {
     return publisher.pendingReason();
