@@ -136,9 +136,9 @@ final class Supervisor implements Runnable {
               }
             },
             () -> {
+              // Already reported as streaming when the task started, unless recovering.
               if (lastFailure == null) {
                 streamed.set(true);
-                status.streaming();
               }
             })) {
       long runStarted = System.nanoTime();
