@@ -32,12 +32,21 @@ import org.slf4j.LoggerFactory;
  * backoff up to {@code VIGIL_RELAY_MAX_RETRY_BACKOFF}; every restart resumes from the stored
  * offsets. A missing slot with stored offsets is fatal: the loop ends and {@link #terminated()}
  * completes exceptionally.
+ *
+ * <p>After a failure the instance stays {@code failing}, with the failure's reason, until a new run
+ * has relayed a batch and kept streaming for {@link #RECOVERY_CONFIRMATION}: a failure that repeats
+ * at every restart (Kafka refusing a record for good) shows as failing all along instead of
+ * flapping through {@code streaming}, and its restarts back off up to the maximum. A batch that
+ * waits for Kafka longer than {@link #KAFKA_STALL} (including a send not even accepted by the
+ * producer, e.g. no metadata while the broker is down) shows as failing with Kafka's last error,
+ * and as streaming again once it is acknowledged.
  */
 final class Supervisor implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
   private static final Duration INITIAL_BACKOFF = Duration.ofMillis(500);
   private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
   private static final Duration KAFKA_STALL = Duration.ofSeconds(10);
+  private static final Duration RECOVERY_CONFIRMATION = Duration.ofSeconds(10);
 
   private final RelayConfig config;
   private final RelayStatus status;
@@ -45,6 +54,7 @@ final class Supervisor implements Runnable {
   private final LeaderLock lock;
   private final CountDownLatch stopSignal = new CountDownLatch(1);
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private volatile String lastFailure;
 
   Supervisor(RelayConfig config, RelayStatus status, RelayMetrics metrics) {
     this.config = config;
@@ -78,12 +88,15 @@ final class Supervisor implements Runnable {
           acquired = lock.tryAcquire();
           if (!acquired) {
             // Keep the lock's connection open between attempts: a standby polls cheaply.
+            lastFailure = null; // the active instance reports its own state
             status.standby("another instance holds the lock of slot " + config.get(SLOT));
             pause(config.get(STANDBY_POLL_INTERVAL));
             continue;
           }
           status.active(true);
-          status.standby("lock acquired, preparing");
+          if (lastFailure == null) {
+            status.standby("lock acquired, preparing");
+          }
           new RelaySchema(config).prepare();
           streamOnce(streamed);
         } catch (SlotMissingException e) {
@@ -98,7 +111,8 @@ final class Supervisor implements Runnable {
           }
           retryIn = backoff.next();
           LOG.warn("relay run failed, retrying in {} reason={}", retryIn, reason);
-          status.failing(reason);
+          lastFailure = reason;
+          status.failing(reason + "; retrying with backoff, nothing is skipped");
         } finally {
           if (acquired) {
             status.active(false);
@@ -129,10 +143,17 @@ final class Supervisor implements Runnable {
             config,
             metrics,
             () -> {
-              streamed.set(true);
-              status.streaming();
+              if (lastFailure == null) {
+                status.streaming();
+              }
             },
-            () -> {})) {
+            () -> {
+              // Already reported as streaming when the task started, unless recovering.
+              if (lastFailure == null) {
+                streamed.set(true);
+              }
+            })) {
+      long runStarted = System.nanoTime();
       boolean stalled = false;
       while (!stopping()) {
         try {
@@ -142,13 +163,25 @@ final class Supervisor implements Runnable {
           if (!lock.isHeld()) {
             throw new IllegalStateException("lost the lock's database connection");
           }
+          if (lastFailure != null
+              && stream.relayedABatch()
+              && Duration.ofNanos(System.nanoTime() - runStarted).compareTo(RECOVERY_CONFIRMATION)
+                  > 0) {
+            // The failure did not come back: this run is healthy.
+            lastFailure = null;
+            streamed.set(true);
+            status.streaming();
+          }
           Duration pending = stream.pendingKafkaAck();
           if (pending.compareTo(KAFKA_STALL) > 0) {
             stalled = true;
+            String kafkaError = stream.pendingKafkaReason();
             status.failing(
                 "Kafka has not acknowledged the current batch for over "
                     + KAFKA_STALL.toSeconds()
-                    + " s; still retrying, nothing is skipped");
+                    + " s"
+                    + (kafkaError == null ? "" : " (last error: " + kafkaError + ")")
+                    + "; still retrying, nothing is skipped");
           } else if (stalled && streamed.get()) {
             stalled = false;
             status.streaming();

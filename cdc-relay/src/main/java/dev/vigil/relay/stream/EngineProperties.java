@@ -59,6 +59,11 @@ final class EngineProperties {
     p.setProperty(
         "table.include.list", OutboxContract.QUALIFIED_TABLE + "," + RelaySchema.HEARTBEAT_TABLE);
     p.setProperty("lsn.flush.mode", "connector");
+    // An END record per transaction, whose offset is the commit: the publisher marks batches
+    // processed only up to such a record, so stored offsets (and the slot's confirmed LSN) are
+    // never inside a transaction (see TransactionBoundary). The records go to the connector's own
+    // transaction topic, which the publisher never sends to Kafka.
+    p.setProperty("provide.transaction.metadata", "true");
     // A standby taking over may find the slot still marked active for a moment.
     p.setProperty("slot.max.retries", "40");
     p.setProperty("slot.retry.delay.ms", "500");

@@ -21,20 +21,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes each engine batch to Kafka and only then tells Debezium the batch is processed.
+ * Publishes each engine batch to Kafka and only then tells Debezium how far it got.
  *
  * <p>Guarantees: records are sent in the order the engine delivers them (commit order), with the
  * service name as the key, so one service's events land in one partition in commit order. {@link
  * DebeziumEngine.RecordCommitter#markProcessed} is called only after {@code flush()} returned and
  * every send's future completed without error, so the offsets Debezium stores (and the slot
- * position it confirms) are never ahead of Kafka's acknowledgements. A send that fails is never
- * skipped: the batch throws, the engine stops without storing its offsets, and the relay restarts
- * from the last stored offset (at-least-once; the unacknowledged tail may be sent again). Retriable
- * errors are retried by the producer itself (its delivery timeout is unbounded).
+ * position it confirms) are never ahead of Kafka's acknowledgements. And it is called only up to
+ * the batch's last record that ends a transaction ({@link TransactionBoundary}): a stored offset is
+ * always a commit, never a position inside a transaction, so a restart at any moment repeats the
+ * last transaction at worst and never skips the rest of one (which Debezium 3.6 would do for rows
+ * sharing one WAL record, as a COPY writes them).
+ *
+ * <p>A send that fails is never skipped: the batch throws, the engine stops without storing its
+ * offsets, and the relay restarts from the last stored offset (at-least-once; the unacknowledged
+ * tail may be sent again). Retriable errors are retried by the producer itself (its delivery
+ * timeout is unbounded) or, when the producer does not even accept the record (no metadata within
+ * {@code max.block.ms}, buffer full), here; meanwhile {@link #pendingAck()} grows from the moment
+ * the batch started and {@link #pendingReason()} says why, so the relay's health can say so.
  */
 final class KafkaPublisher
     implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
-  private static final Logger log = LoggerFactory.getLogger(KafkaPublisher.class);
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaPublisher.class);
   private static final Duration SEND_RETRY_BACKOFF = Duration.ofMillis(200);
 
   private final Producer<byte[], byte[]> producer;
@@ -43,6 +51,7 @@ final class KafkaPublisher
   private final Runnable onFirstBatch;
   private volatile boolean firstBatchSeen;
   private volatile long sendingSinceNanos;
+  private volatile String pendingReason;
 
   KafkaPublisher(
       Producer<byte[], byte[]> producer,
@@ -62,33 +71,40 @@ final class KafkaPublisher
       throws InterruptedException {
     long started = System.nanoTime();
     List<Future<RecordMetadata>> sends = new ArrayList<>(batch.size());
+    List<ProducerRecord<byte[], byte[]>> sent = new ArrayList<>(batch.size());
     long lastCommitMs = 0;
-    for (RecordChangeEvent<SourceRecord> event : batch) {
-      SourceRecord record = event.record();
-      if (topic.equals(record.topic())) {
-        sends.add(send(toProducerRecord(record)));
-        lastCommitMs = Math.max(lastCommitMs, sourceCommitMs(record));
-      }
-    }
-    if (!sends.isEmpty()) {
-      sendingSinceNanos = started;
-      try {
-        producer.flush();
-        for (Future<RecordMetadata> send : sends) {
-          awaitAck(send);
+    // The clock starts before the first send(): a send blocked before it reached the producer's
+    // buffer (no metadata while the broker is down) counts as waiting for Kafka too.
+    sendingSinceNanos = started;
+    try {
+      for (RecordChangeEvent<SourceRecord> event : batch) {
+        SourceRecord record = event.record();
+        if (topic.equals(record.topic())) {
+          ProducerRecord<byte[], byte[]> producerRecord = toProducerRecord(record);
+          sends.add(send(producerRecord));
+          sent.add(producerRecord);
+          lastCommitMs = Math.max(lastCommitMs, sourceCommitMs(record));
         }
-      } finally {
-        sendingSinceNanos = 0;
       }
+      if (!sends.isEmpty()) {
+        producer.flush();
+        for (int i = 0; i < sends.size(); i++) {
+          awaitAck(sends.get(i), sent.get(i));
+        }
+      }
+    } finally {
+      sendingSinceNanos = 0;
+      pendingReason = null;
     }
-    for (RecordChangeEvent<SourceRecord> event : batch) {
-      committer.markProcessed(event);
+    int safe = TransactionBoundary.lastSafeIndex(batch, e -> e.record().sourceOffset());
+    for (int i = 0; i <= safe; i++) {
+      committer.markProcessed(batch.get(i));
     }
     committer.markBatchFinished();
     Duration sendTime = Duration.ofNanos(System.nanoTime() - started);
     metrics.batchRelayed(sends.size(), sendTime, lastCommitMs);
-    if (log.isDebugEnabled() && !sends.isEmpty()) {
-      log.debug(
+    if (LOG.isDebugEnabled() && !sends.isEmpty()) {
+      LOG.debug(
           "batch relayed events={} records={} sendMs={} commitToAckMs={}",
           sends.size(),
           batch.size(),
@@ -101,10 +117,22 @@ final class KafkaPublisher
     }
   }
 
-  /** How long the current batch has been waiting for Kafka's acknowledgements (0 = none). */
+  /**
+   * How long the current batch has been waiting for Kafka (0 = none): from the start of its first
+   * send until every record is acknowledged.
+   */
   Duration pendingAck() {
     long since = sendingSinceNanos;
     return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
+  }
+
+  boolean relayedABatch() {
+    return firstBatchSeen;
+  }
+
+  /** The last reason Kafka gave for not accepting a record of the current batch, or null. */
+  String pendingReason() {
+    return pendingReason;
   }
 
   /**
@@ -121,8 +149,7 @@ final class KafkaPublisher
       try {
         future = producer.send(record);
       } catch (RetriableException e) {
-        log.warn("kafka send not accepted, retrying topic={} error={}", topic, e.getMessage());
-        Thread.sleep(SEND_RETRY_BACKOFF);
+        notAccepted(e);
         continue;
       }
       if (!future.isDone()) {
@@ -132,23 +159,26 @@ final class KafkaPublisher
         future.get();
         return future;
       } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof RetriableException)) {
-          throw new RelaySendException("Kafka refused a record of topic " + topic, e);
+        if (!(e.getCause() instanceof RetriableException retriable)) {
+          throw RelaySendException.refused(record, e.getCause());
         }
-        log.warn(
-            "kafka send not accepted, retrying topic={} error={}",
-            topic,
-            e.getCause().getMessage());
-        Thread.sleep(SEND_RETRY_BACKOFF);
+        notAccepted(retriable);
       }
     }
   }
 
-  private void awaitAck(Future<RecordMetadata> send) throws InterruptedException {
+  private void notAccepted(RetriableException e) throws InterruptedException {
+    pendingReason = e.getClass().getSimpleName() + ": " + e.getMessage();
+    LOG.warn("kafka send not accepted, retrying topic={} error={}", topic, pendingReason);
+    Thread.sleep(SEND_RETRY_BACKOFF);
+  }
+
+  private static void awaitAck(Future<RecordMetadata> send, ProducerRecord<byte[], byte[]> record)
+      throws InterruptedException {
     try {
       send.get();
     } catch (ExecutionException e) {
-      throw new RelaySendException("Kafka did not acknowledge a record of topic " + topic, e);
+      throw RelaySendException.refused(record, e.getCause());
     }
   }
 

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * decides whether to start another one.
  */
 public final class OutboxStream implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(OutboxStream.class);
+  private static final Logger LOG = LoggerFactory.getLogger(OutboxStream.class);
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
 
   private final KafkaProducer<byte[], byte[]> producer;
@@ -64,7 +64,7 @@ public final class OutboxStream implements AutoCloseable {
 
                   @Override
                   public void taskStopped() {
-                    log.info("connector task stopped slot={}", config.get(SLOT));
+                    LOG.info("connector task stopped slot={}", config.get(SLOT));
                   }
                 })
             .using(this::completed)
@@ -86,7 +86,7 @@ public final class OutboxStream implements AutoCloseable {
     TopicSetup.ensure(config);
     OutboxStream stream = new OutboxStream(config, metrics, onStreaming, onFirstBatch);
     stream.executor.execute(stream.engine);
-    log.info("engine started slot={} topic={}", config.get(SLOT), config.topic());
+    LOG.info("engine started slot={} topic={}", config.get(SLOT), config.topic());
     return stream;
   }
 
@@ -96,6 +96,16 @@ public final class OutboxStream implements AutoCloseable {
    */
   public Duration pendingKafkaAck() {
     return publisher.pendingAck();
+  }
+
+  /** Whether this run has relayed a batch (Kafka acknowledged every record of it). */
+  public boolean relayedABatch() {
+    return publisher.relayedABatch();
+  }
+
+  /** Kafka's last reason for not accepting a record of the batch in flight, or null. */
+  public String pendingKafkaReason() {
+    return publisher.pendingReason();
   }
 
   /** Completes when the engine stopped: normally, or exceptionally with the reason. */
@@ -114,7 +124,7 @@ public final class OutboxStream implements AutoCloseable {
     try {
       closer.join(GRACEFUL_STOP);
       if (closer.isAlive()) {
-        log.warn("engine did not stop within {}, aborting pending Kafka sends", GRACEFUL_STOP);
+        LOG.warn("engine did not stop within {}, aborting pending Kafka sends", GRACEFUL_STOP);
         producer.close(Duration.ZERO);
         closer.join(GRACEFUL_STOP);
       }
@@ -134,19 +144,33 @@ public final class OutboxStream implements AutoCloseable {
     try {
       engine.close();
     } catch (IOException | RuntimeException e) {
-      log.warn("engine close failed", e);
+      LOG.warn("engine close failed", e);
     }
   }
 
   private void completed(boolean success, String message, Throwable error) {
     if (success && error == null) {
-      log.info("engine stopped message={}", message);
+      LOG.info("engine stopped message={}", message);
       completion.complete(null);
     } else {
-      log.warn("engine failed message={}", message, error);
+      LOG.warn("engine failed message={}", message, error);
+      // A record Kafka refused for good is the reason worth showing, however Debezium wrapped it.
+      Throwable reason = sendFailure(error);
       completion.completeExceptionally(
-          error != null ? error : new IllegalStateException("engine failed: " + message));
+          reason != null ? reason : new IllegalStateException("engine failed: " + message));
     }
+  }
+
+  private static Throwable sendFailure(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof RelaySendException) {
+        return t;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return error;
   }
 
   static Map<String, Object> producerProperties(RelayConfig config) {
@@ -161,6 +185,8 @@ public final class OutboxStream implements AutoCloseable {
         Map.entry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"),
         Map.entry(ProducerConfig.LINGER_MS_CONFIG, (int) config.get(PRODUCER_LINGER).toMillis()),
         Map.entry(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024),
+        // Every row the outbox accepts fits (its payload limit plus room for key and headers).
+        Map.entry(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSetup.MAX_RECORD_BYTES),
         // Never give up on a record: a send that expired could let a later one of the same
         // service overtake it. Transient outages are retried until Kafka is back.
         Map.entry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE),

@@ -40,7 +40,7 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
   static final String PASSWORD = "vigil.offsets.jdbc.password";
   static final String SLOT = "vigil.offsets.slot";
 
-  private static final Logger log = LoggerFactory.getLogger(PostgresOffsetStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresOffsetStore.class);
 
   private static final String SELECT =
       """
@@ -77,7 +77,7 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
 
   @Override
   public synchronized void start() {
-    log.info("offset store started table=relay_offsets slot={}", slot);
+    LOG.info("offset store started table=relay_offsets slot={}", slot);
   }
 
   @Override
@@ -139,7 +139,7 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
       return CompletableFuture.completedFuture(null);
     } catch (SQLException e) {
       closeConnection();
-      log.warn("offset store failed slot={} error={}", slot, e.getMessage());
+      LOG.warn("offset store failed slot={} error={}", slot, e.getMessage());
       IllegalStateException failure =
           new IllegalStateException("cannot store offsets of slot " + slot, e);
       if (callback != null) {
@@ -169,7 +169,7 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
     try {
       connection.close();
     } catch (SQLException e) {
-      log.debug("closing offset store connection failed", e);
+      LOG.debug("closing offset store connection failed", e);
     } finally {
       connection = null;
     }

@@ -29,7 +29,7 @@ public final class RelaySchema {
   /** The heartbeat table created by the relay's migration. */
   public static final String HEARTBEAT_TABLE = "public.relay_heartbeat";
 
-  private static final Logger log = LoggerFactory.getLogger(RelaySchema.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RelaySchema.class);
 
   private static final String OFFSETS_EXIST =
       """
@@ -78,7 +78,7 @@ public final class RelaySchema {
     if (offsets && !slot) {
       throw new SlotMissingException(config.get(SLOT));
     }
-    log.info("slot check slot={} slotExists={} offsetsStored={}", config.get(SLOT), slot, offsets);
+    LOG.info("slot check slot={} slotExists={} offsetsStored={}", config.get(SLOT), slot, offsets);
   }
 
   private void ensurePublication(Connection connection) throws SQLException {
@@ -88,11 +88,11 @@ public final class RelaySchema {
       if (exists(connection, PUBLICATION_EXISTS, name)) {
         statement.execute("alter publication " + name + " set table " + tables);
         statement.execute("alter publication " + name + " set (publish = 'insert')");
-        log.info("publication checked publication={} tables={}", name, tables);
+        LOG.info("publication checked publication={} tables={}", name, tables);
       } else {
         statement.execute(
             "create publication " + name + " for table " + tables + " with (publish = 'insert')");
-        log.info("publication created publication={} tables={}", name, tables);
+        LOG.info("publication created publication={} tables={}", name, tables);
       }
     }
   }

@@ -37,5 +37,18 @@ public final class OutboxContract {
    */
   public static final String COLUMN_SEQ = "seq";
 
+  /**
+   * Largest {@code payload} the outbox accepts, in bytes of its jsonb text (what the relay sends as
+   * the Kafka record value): 64 KiB, the same limit consumers apply when they read an event ({@link
+   * AlertEventJson#MAX_PAYLOAD_BYTES}), so a row the outbox takes can be published and read.
+   * Enforced by the table itself (check constraint of the monitor's migration V3) for every writer;
+   * the relay's producer and the topic it creates allow records of four times that, room for key,
+   * headers and batching.
+   */
+  public static final int MAX_PAYLOAD_BYTES = AlertEventJson.MAX_PAYLOAD_BYTES;
+
+  /** Largest {@code aggregateid} (the Kafka key) the outbox accepts, in UTF-8 bytes. */
+  public static final int MAX_AGGREGATE_ID_BYTES = 255;
+
   private OutboxContract() {}
 }

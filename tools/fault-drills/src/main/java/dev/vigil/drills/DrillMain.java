@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
  * <pre>
  * java -jar tools/fault-drills/target/fault-drills-0.1.0-SNAPSHOT.jar --full
  *   --full | --short          sizes (default --short)
- *   --drills a,b              only these drills (relay-kill, relay-failover, kafka-restart,
- *                             postgres-restart, notifier-kill, receiver-chaos,
+ *   --drills a,b              only these drills (relay-kill, relay-failover, bulk-transactions,
+ *                             kafka-restart, postgres-restart, notifier-kill, receiver-chaos,
  *                             hostile-records)
  *   --results DIR             where RESULTS.md / RESULTS.json go (default: the module directory
  *                             for --full, its target/ directory otherwise)

@@ -109,11 +109,27 @@ public record DrillOptions(
         Duration.ofSeconds(60),
         List.of(
             "relay-failover",
+            "bulk-transactions",
             "kafka-restart",
             "postgres-restart",
             "notifier-kill",
             "receiver-chaos",
             "hostile-records"));
+  }
+
+  /** Rows of each COPY transaction in the bulk-transactions drill. */
+  public int bulkTransactionRows() {
+    return label.equals("full") ? 2_000 : 500;
+  }
+
+  /** COPY transactions committed back to back before each relay kill of that drill. */
+  public int bulkTransactionsPerRound() {
+    return 2;
+  }
+
+  /** Relay kills inside bulk transactions (each round of them is delivered to the receiver). */
+  public int bulkTransactionKills() {
+    return label.equals("full") ? 4 : 1;
   }
 
   public DrillOptions onlyDrills(List<String> names) {

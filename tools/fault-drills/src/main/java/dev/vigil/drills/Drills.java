@@ -50,6 +50,12 @@ final class Drills {
             ctx -> relays(ctx, 1),
             Drills::killStreamingRelay),
         new Drill(
+            "bulk-transactions",
+            "COPY transactions of many outbox rows committed back to back; kill -9 of the only"
+                + " relay while part of them is on Kafka, restarted at once",
+            ctx -> relays(ctx, 1),
+            Drills::killRelayInsideBulkTransactions),
+        new Drill(
             "kafka-restart",
             "Kafka broker stopped mid-stream, started again after an outage",
             ctx -> relays(ctx, 1),
@@ -123,6 +129,30 @@ final class Drills {
       if (!isStreaming(ctx, active)) {
         active = ctx.stack.awaitStreamingRelay(STARTUP);
       }
+      ctx.killAndRestart(active);
+    }
+  }
+
+  /**
+   * Each round commits {@link DrillOptions#bulkTransactionsPerRound()} COPY transactions back to
+   * back (the engine's batches then end inside them) and kills the streaming relay once Kafka holds
+   * about half of the round's rows: the kill lands inside a transaction, and the restarted relay
+   * must not skip the rest of it.
+   */
+  private static void killRelayInsideBulkTransactions(DrillContext ctx) {
+    int rows = ctx.options.bulkTransactionRows();
+    for (int i = 0; i < ctx.options.bulkTransactionKills(); i++) {
+      awaitAllHealthy(ctx.stack.relays());
+      ServiceProcess active = ctx.stack.awaitStreamingRelay(STARTUP);
+      ctx.awaitProgressThenPause("kafka", ctx.watch::kafkaDistinct, ctx.watch.kafkaDistinct());
+      long before = ctx.watch.kafkaDistinct();
+      int round = ctx.options.bulkTransactionsPerRound();
+      for (int t = 0; t < round; t++) {
+        ctx.workload.commitBulk(ctx.workload.currentDrill(), rows);
+      }
+      long inside = before + (long) rows * round / 2;
+      Stack.await(
+          "half of the bulk round on kafka", STARTUP, () -> ctx.watch.kafkaDistinct() >= inside);
       ctx.killAndRestart(active);
     }
   }

@@ -34,6 +34,7 @@ class ShortDrillIT {
     assertThat(byName)
         .containsOnlyKeys(
             "relay-failover",
+            "bulk-transactions",
             "kafka-restart",
             "postgres-restart",
             "notifier-kill",
@@ -69,6 +70,9 @@ class ShortDrillIT {
     soft.assertThat(byName.get("relay-failover").sigkills())
         .as("failover kills ended by SIGKILL")
         .isEqualTo(options.relayKills());
+    soft.assertThat(byName.get("bulk-transactions").sigkills())
+        .as("relay kills inside bulk transactions ended by SIGKILL")
+        .isEqualTo(options.bulkTransactionKills());
     soft.assertThat(byName.get("notifier-kill").sigkills())
         .as("notifier kills ended by SIGKILL")
         .isEqualTo(options.notifierKills());

@@ -3,6 +3,8 @@ package dev.vigil.drills.workload;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.OutboxContract;
+import java.io.IOException;
+import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -15,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +42,17 @@ public final class OutboxWorkload {
       """
           .formatted(OutboxContract.QUALIFIED_TABLE, OutboxContract.AGGREGATE_TYPE);
 
+  private static final String COPY =
+      """
+      copy %s (id, aggregatetype, aggregateid, type, payload, incident_id, schema_version)
+      from stdin with (format csv)
+      """
+          .formatted(OutboxContract.QUALIFIED_TABLE);
+
+  /** Services only bulk transactions write, so their order is the bulk writer's commit order. */
+  private static final int BULK_SERVICES = 20;
+
+  private final List<ServiceStream> bulkStreams = new ArrayList<>();
   private final String jdbcUrl;
   private final String user;
   private final List<List<ServiceStream>> streamsByThread = new ArrayList<>();
@@ -50,6 +64,7 @@ public final class OutboxWorkload {
   private volatile boolean stopRequested;
   private volatile long minEvents;
   private volatile long lastCommitNanos;
+  private volatile String currentDrill;
 
   /**
    * @param services how many services ({@code drill-svc-000} …)
@@ -67,6 +82,73 @@ public final class OutboxWorkload {
     for (int s = 0; s < services; s++) {
       streamsByThread.get(s % threads).add(new ServiceStream("drill-svc-%03d".formatted(s)));
     }
+    for (int s = 0; s < BULK_SERVICES; s++) {
+      bulkStreams.add(new ServiceStream("drill-bulk-%02d".formatted(s)));
+    }
+  }
+
+  /**
+   * Commits {@code rows} events in one transaction with {@code COPY}, the way a bulk writer or an
+   * operator re-inserting rows would (PostgreSQL writes many of these rows in one multi-insert WAL
+   * record), for the drill's bulk services, while the regular writers go on. Call from one thread
+   * at a time; the events count as committed for the current drill.
+   *
+   * @throws IllegalStateException if the transaction fails (the bulk streams are then unusable)
+   */
+  public synchronized void commitBulk(String drill, int rows) {
+    ConcurrentLinkedQueue<CommittedEvent> sink = byDrill.get(drill);
+    if (sink == null) {
+      throw new IllegalStateException("no workload running for drill " + drill);
+    }
+    List<AlertEvent> events = new ArrayList<>(rows);
+    List<Long> sequence = new ArrayList<>(rows);
+    StringBuilder csv = new StringBuilder();
+    for (int i = 0; i < rows; i++) {
+      ServiceStream stream = bulkStreams.get(i % bulkStreams.size());
+      AlertEvent event = stream.nextEvent();
+      sequence.add(stream.committed());
+      events.add(event);
+      csv.append(event.eventId())
+          .append(',')
+          .append(OutboxContract.AGGREGATE_TYPE)
+          .append(',')
+          .append(event.service())
+          .append(',')
+          .append(event.kind().name())
+          .append(",\"")
+          .append(AlertEventJson.write(event).replace("\"", "\"\""))
+          .append("\",")
+          .append(event.incidentId())
+          .append(',')
+          .append(event.schemaVersion())
+          .append('\n');
+    }
+    try (Connection connection = connect()) {
+      connection.setAutoCommit(false);
+      connection
+          .unwrap(PGConnection.class)
+          .getCopyAPI()
+          .copyIn(COPY, new StringReader(csv.toString()));
+      connection.commit();
+    } catch (SQLException | IOException e) {
+      throw new IllegalStateException("bulk COPY of " + rows + " outbox rows failed", e);
+    }
+    long now = System.nanoTime();
+    lastCommitNanos = now;
+    for (int i = 0; i < rows; i++) {
+      AlertEvent event = events.get(i);
+      sink.add(
+          new CommittedEvent(
+              event.eventId(),
+              event.service(),
+              event.kind(),
+              event.incidentId(),
+              sequence.get(i),
+              drill,
+              now));
+    }
+    drillCommitted.addAndGet(rows);
+    LOG.info("bulk transaction committed drill={} rows={} method=copy", drill, rows);
   }
 
   /**
@@ -82,6 +164,7 @@ public final class OutboxWorkload {
     drillCommitted.set(0);
     ConcurrentLinkedQueue<CommittedEvent> sink = new ConcurrentLinkedQueue<>();
     byDrill.put(drill, sink);
+    currentDrill = drill;
     long intervalNanos = (long) (streamsByThread.size() * 1_000_000_000L / eventsPerSecond);
     for (int t = 0; t < streamsByThread.size(); t++) {
       List<ServiceStream> mine = streamsByThread.get(t);
@@ -119,6 +202,11 @@ public final class OutboxWorkload {
   public List<CommittedEvent> committed(String drill) {
     ConcurrentLinkedQueue<CommittedEvent> events = byDrill.get(drill);
     return events == null ? List.of() : List.copyOf(events);
+  }
+
+  /** The drill the workload writes for now (null before the first). */
+  public String currentDrill() {
+    return currentDrill;
   }
 
   /** Events committed since the current drill started. */

@@ -1,0 +1,73 @@
+package dev.vigil.relay.stream;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Decides which Debezium source offsets may be stored: only those from which a restart cannot skip
+ * a row.
+ *
+ * <p>Why: Debezium 3.6's PostgreSQL connector resumes from a stored offset with its {@code
+ * WalPositionLocator}: it replays the WAL from the slot and drops every message up to the first one
+ * whose LSN differs from the stored {@code lsn_proc} (last completely processed LSN). A COPY (and
+ * any other multi-insert) writes many rows in one WAL record, so many change events share one LSN;
+ * an offset stored after the first of them makes the restart drop all the others (fixed upstream
+ * after 3.6 with {@code lsn_events_processed}, debezium/dbz#1554). An offset stored at a COMMIT
+ * cannot lose anything: its {@code lsn_proc} and {@code lsn_commit} are the commit's LSN, its
+ * {@code messageType} is {@code COMMIT}, and the locator then resumes with the first transaction
+ * committed after it, from its BEGIN (its special case for a BEGIN at the very LSN of the stored
+ * commit keeps even that transaction's first multi-insert whole).
+ *
+ * <p>How: the connector runs with {@code provide.transaction.metadata=true}, so every transaction
+ * ends with an END record whose offset is the commit; heartbeats sent between transactions carry
+ * the last commit too. The publisher marks a batch processed only up to its last record that {@link
+ * #isSafe safely ends a position}; the rest (part of a transaction still streaming) stays unmarked
+ * until a later batch brings its END. Debezium stores offsets and confirms the slot's LSN only from
+ * marked records, so both sit on a commit, never inside a transaction, whatever the batch
+ * boundaries. The cost is that a restart repeats the whole last transaction (duplicates on Kafka,
+ * which consumers drop by event id) rather than losing its tail.
+ *
+ * <p>Snapshot records ({@code snapshot.mode=initial}) are safe too: a stored offset of an
+ * unfinished initial snapshot makes Debezium take the snapshot again, and the last one resumes
+ * streaming at the snapshot's consistent point.
+ */
+final class TransactionBoundary {
+  static final String LSN_PROCESSED = "lsn_proc";
+  static final String LSN_COMMIT = "lsn_commit";
+  static final String MESSAGE_TYPE = "messageType";
+  static final String SNAPSHOT = "snapshot";
+
+  private TransactionBoundary() {}
+
+  /**
+   * Whether a restart from {@code offset} loses nothing: an initial-snapshot position, or a commit
+   * ({@code messageType=COMMIT} and {@code lsn_proc == lsn_commit}). A change inside a transaction,
+   * a BEGIN, or an offset without the completely-processed LSN (nothing streamed yet) is not.
+   */
+  static boolean isSafe(Map<String, ?> offset) {
+    if (offset == null) {
+      return false;
+    }
+    if ("INITIAL".equals(String.valueOf(offset.get(SNAPSHOT)))) {
+      return true;
+    }
+    return "COMMIT".equals(offset.get(MESSAGE_TYPE))
+        && offset.get(LSN_PROCESSED) instanceof Number processed
+        && offset.get(LSN_COMMIT) instanceof Number commit
+        && processed.longValue() == commit.longValue();
+  }
+
+  /**
+   * Index of the last element of {@code records} whose offset {@link #isSafe is safe}, or -1 when
+   * none is: every element up to it may be marked processed.
+   */
+  static <T> int lastSafeIndex(List<T> records, Function<T, Map<String, ?>> offsetOf) {
+    for (int i = records.size() - 1; i >= 0; i--) {
+      if (isSafe(offsetOf.apply(records.get(i)))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}
