@@ -55,16 +55,20 @@ final class StartPosition implements ConsumerRebalanceListener {
     if (fresh.isEmpty()) {
       return;
     }
+    // The end first: a record produced while these questions are asked lands at or after it, so
+    // starting at the end (or before it) can never skip a record that arrives now. Asked the other
+    // way round, a record produced between the two questions was skipped.
+    Map<TopicPartition, Long> end = consumer.endOffsets(fresh, TIMEOUT);
     long since = clock.millis() - lookBack.toMillis();
     Map<TopicPartition, Long> query = new HashMap<>();
     fresh.forEach(p -> query.put(p, Math.max(0, since)));
     Map<TopicPartition, OffsetAndTimestamp> byTime = consumer.offsetsForTimes(query, TIMEOUT);
     Map<TopicPartition, Long> begin = consumer.beginningOffsets(fresh, TIMEOUT);
-    Map<TopicPartition, Long> end = consumer.endOffsets(fresh, TIMEOUT);
     Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
     for (TopicPartition partition : fresh) {
       OffsetAndTimestamp found = byTime.get(partition);
-      long target = found != null ? found.offset() : end.get(partition);
+      long target =
+          found != null ? Math.min(found.offset(), end.get(partition)) : end.get(partition);
       long first = begin.get(partition);
       long skip = Math.max(0, target - first);
       consumer.seek(partition, target);
