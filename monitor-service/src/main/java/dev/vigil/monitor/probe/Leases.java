@@ -135,18 +135,15 @@ final class Leases {
   }
 
   private static TargetSpec target(ResultSet rs) throws SQLException {
-    return new TargetSpec(
-        rs.getString(1),
-        TargetKind.HTTP,
-        URI.create(rs.getString(2)),
-        rs.getString(3),
-        Duration.ofMillis(rs.getInt(4)),
-        Duration.ofMillis(rs.getInt(5)),
-        Duration.ofMillis(rs.getInt(6)),
-        new StatusCodes(rs.getString(7)),
-        rs.getInt(8),
-        rs.getInt(9),
-        rs.getBoolean(10),
-        true);
+    return TargetSpec.builder(rs.getString(1), TargetKind.HTTP)
+        .url(URI.create(rs.getString(2)))
+        .method(rs.getString(3))
+        .interval(Duration.ofMillis(rs.getInt(4)))
+        .timeout(Duration.ofMillis(rs.getInt(5)))
+        .connectTimeout(Duration.ofMillis(rs.getInt(6)))
+        .acceptedStatus(new StatusCodes(rs.getString(7)))
+        .thresholds(rs.getInt(8), rs.getInt(9))
+        .followRedirects(rs.getBoolean(10))
+        .build();
   }
 }
