@@ -143,7 +143,8 @@ public final class RecorderSuite implements Suite {
               3L,
               status == ProbeStatus.UP ? 200 : 503,
               status == ProbeStatus.UP ? null : "HTTP 503",
-              ResultSource.PUSH);
+              ResultSource.PUSH,
+              null);
       RecordOutcome outcome = recorder.record(result);
       return outcome.accepted() ? 1 : 0;
     };
