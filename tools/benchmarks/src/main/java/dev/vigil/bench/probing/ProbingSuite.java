@@ -3,7 +3,6 @@ package dev.vigil.bench.probing;
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
 import dev.vigil.bench.CpuMeter;
-import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.Clocks;
 import dev.vigil.bench.outbox.OutboxRun;
@@ -115,14 +114,12 @@ public final class ProbingSuite implements Suite {
         m.put("heap_max_mib", heapMax / 1048576.0);
         m.put("heap_after_gc_mib", heapUsed() / 1048576.0);
         m.putAll(metricsAtEnd);
-        ctx.report()
-            .add(
-                Result.of(
-                    NAME,
-                    CASE,
-                    List.of(m),
-                    "one run; lag wraps at 10 s (a probe later than that shows as missing);"
-                        + " JVM CPU/heap include the target server and the idle broker"));
+        ctx.addOneRun(
+            NAME,
+            CASE,
+            m,
+            "one run; lag wraps at 10 s (a probe later than that shows as missing);"
+                + " JVM CPU/heap include the target server and the idle broker");
       }
     }
   }
