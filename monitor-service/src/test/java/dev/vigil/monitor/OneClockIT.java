@@ -10,7 +10,6 @@ import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.Settings;
 import dev.vigil.monitor.probe.ProbeTargetServer;
-import dev.vigil.monitor.target.StatusCodes;
 import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
@@ -119,19 +118,13 @@ class OneClockIT {
   }
 
   private static TargetSpec httpTarget(ProbeTargetServer server) {
-    return new TargetSpec(
-        "web",
-        TargetKind.HTTP,
-        URI.create(server.url("web")),
-        "GET",
-        Duration.ofSeconds(1),
-        Duration.ofSeconds(1),
-        Duration.ofMillis(500),
-        StatusCodes.SUCCESS,
-        100,
-        1,
-        false,
-        true);
+    return TargetSpec.builder("web", TargetKind.HTTP)
+        .url(URI.create(server.url("web")))
+        .interval(Duration.ofSeconds(1))
+        .timeout(Duration.ofSeconds(1))
+        .connectTimeout(Duration.ofMillis(500))
+        .thresholds(100, 1)
+        .build();
   }
 
   private static Map<String, String> env(TestDatabase db, String instance) {

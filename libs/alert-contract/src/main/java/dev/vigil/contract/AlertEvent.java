@@ -106,32 +106,6 @@ public record AlertEvent(
     }
   }
 
-  /** An event without {@link #resolution} (the shape before the field was added). */
-  public AlertEvent(
-      int schemaVersion,
-      UUID eventId,
-      UUID incidentId,
-      String service,
-      AlertKind kind,
-      Instant occurredAt,
-      int consecutiveFailures,
-      String lastError,
-      Instant openedAt,
-      Duration downtime) {
-    this(
-        schemaVersion,
-        eventId,
-        incidentId,
-        service,
-        kind,
-        occurredAt,
-        consecutiveFailures,
-        lastError,
-        openedAt,
-        downtime,
-        null);
-  }
-
   /** A FAILED event for a newly opened incident. */
   public static AlertEvent failed(
       UUID eventId,

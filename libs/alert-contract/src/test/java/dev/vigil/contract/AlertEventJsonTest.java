@@ -140,7 +140,8 @@ class AlertEventJsonTest {
                     0,
                     null,
                     null,
-                    Duration.ZERO))
+                    Duration.ZERO,
+                    null))
         .hasMessage("openedAt is required for RECOVERED");
   }
 

@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param httpStatus the HTTP status received, or null
  * @param error short reason for DOWN (never credentials or query strings), null for UP
  * @param source scheduled probe, pushed result or missed heartbeat
- * @param order the {@code result_order} number taken when the check was claimed, or null
+ * @param order the {@code result_order} number taken when the check was claimed, or null: numbered
+ *     when recorded
  */
 public record ProbeResult(
     String service,
@@ -49,35 +50,30 @@ public record ProbeResult(
     error = AlertEvent.boundedError(error);
   }
 
-  /** A result without a claim number (numbered when recorded). */
-  public ProbeResult(
-      String service,
-      ProbeStatus status,
-      Instant startedAt,
-      Long latencyMs,
-      Integer httpStatus,
-      String error,
-      ResultSource source) {
-    this(service, status, startedAt, latencyMs, httpStatus, error, source, null);
-  }
-
   /** This result, ordered by the number its claim took from {@code result_order}. */
   public ProbeResult withOrder(long claimOrder) {
     return new ProbeResult(
         service, status, startedAt, latencyMs, httpStatus, error, source, claimOrder);
   }
 
-  /** An UP result of a scheduled probe. */
+  /** An UP result of a scheduled probe (numbered when recorded). */
   public static ProbeResult up(String service, Instant startedAt, long latencyMs, int httpStatus) {
     return new ProbeResult(
-        service, ProbeStatus.UP, startedAt, latencyMs, httpStatus, null, ResultSource.PROBE);
+        service, ProbeStatus.UP, startedAt, latencyMs, httpStatus, null, ResultSource.PROBE, null);
   }
 
-  /** A DOWN result of a scheduled probe. */
+  /** A DOWN result of a scheduled probe (numbered when recorded). */
   public static ProbeResult down(
       String service, Instant startedAt, long latencyMs, Integer httpStatus, String error) {
     return new ProbeResult(
-        service, ProbeStatus.DOWN, startedAt, latencyMs, httpStatus, error, ResultSource.PROBE);
+        service,
+        ProbeStatus.DOWN,
+        startedAt,
+        latencyMs,
+        httpStatus,
+        error,
+        ResultSource.PROBE,
+        null);
   }
 
   /** The DOWN result the monitor records for a push target that did not report in time. */

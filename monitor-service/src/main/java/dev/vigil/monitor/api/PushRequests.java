@@ -81,7 +81,8 @@ final class PushRequests {
         latency,
         httpStatus == null ? null : httpStatus.intValue(),
         verdict == ProbeStatus.UP ? null : error,
-        ResultSource.PUSH);
+        ResultSource.PUSH,
+        null);
   }
 
   /** {@code text} unchanged, or a 400 naming {@code field} if it holds what cannot be stored. */

@@ -28,29 +28,16 @@ final class Leases {
   record Claim(TargetSpec target, UUID token, long leaseEndsNanos, long order) {}
 
   private static final String CLAIM =
-      """
-      with due as (
-          select s.target
-            from probe_schedule s
-            join targets t on t.name = s.target
-           where t.enabled and t.kind = 'http'
-             and s.next_due_at <= now()
-             and (s.lease_until is null or s.lease_until < now())
-           order by s.next_due_at
-           limit ?
-             for update of s skip locked
-      )
-      update probe_schedule s
-         set lease_owner = ?, lease_token = ?,
-             lease_until = now() + make_interval(secs => greatest(?,
-                 (t.timeout_ms + t.connect_timeout_ms) / 1000.0 + ?))
-        from due, targets t
-       where s.target = due.target and t.name = s.target
-      returning t.name, t.url, t.method, t.interval_ms, t.timeout_ms, t.connect_timeout_ms,
-                t.accepted_status, t.failure_threshold, t.recovery_threshold, t.follow_redirects,
-                (extract(epoch from (s.lease_until - now())) * 1000)::bigint,
-                nextval('result_order')
-      """;
+      ScheduleClaims.sql(
+          "t.enabled and t.kind = 'http' and s.next_due_at <= now()",
+          """
+          make_interval(secs => greatest(?,
+                   (t.timeout_ms + t.connect_timeout_ms) / 1000.0 + ?))""",
+          """
+          t.name, t.url, t.method, t.interval_ms, t.timeout_ms, t.connect_timeout_ms,
+                    t.accepted_status, t.failure_threshold, t.recovery_threshold, t.follow_redirects,
+                    (extract(epoch from (s.lease_until - now())) * 1000)::bigint,
+                    nextval('result_order')""");
 
   private static final String RELEASE =
       """
@@ -135,18 +122,15 @@ final class Leases {
   }
 
   private static TargetSpec target(ResultSet rs) throws SQLException {
-    return new TargetSpec(
-        rs.getString(1),
-        TargetKind.HTTP,
-        URI.create(rs.getString(2)),
-        rs.getString(3),
-        Duration.ofMillis(rs.getInt(4)),
-        Duration.ofMillis(rs.getInt(5)),
-        Duration.ofMillis(rs.getInt(6)),
-        new StatusCodes(rs.getString(7)),
-        rs.getInt(8),
-        rs.getInt(9),
-        rs.getBoolean(10),
-        true);
+    return TargetSpec.builder(rs.getString(1), TargetKind.HTTP)
+        .url(URI.create(rs.getString(2)))
+        .method(rs.getString(3))
+        .interval(Duration.ofMillis(rs.getInt(4)))
+        .timeout(Duration.ofMillis(rs.getInt(5)))
+        .connectTimeout(Duration.ofMillis(rs.getInt(6)))
+        .acceptedStatus(new StatusCodes(rs.getString(7)))
+        .thresholds(rs.getInt(8), rs.getInt(9))
+        .followRedirects(rs.getBoolean(10))
+        .build();
   }
 }

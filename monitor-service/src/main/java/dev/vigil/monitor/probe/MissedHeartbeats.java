@@ -33,27 +33,15 @@ public final class MissedHeartbeats implements AutoCloseable {
   private static final long MAX_BACKOFF_MS = 5_000;
 
   private static final String CLAIM =
-      """
-      with due as (
-          select s.target
-            from probe_schedule s
-            join targets t on t.name = s.target
-           where t.enabled and t.kind = 'push' and t.heartbeat_ms is not null
-             and s.next_due_at <= now() - make_interval(secs => ?)
-             and (s.lease_until is null or s.lease_until < now())
-           order by s.next_due_at
-           limit ?
-             for update of s skip locked
-      )
-      update probe_schedule s
-         set lease_owner = ?, lease_token = ?,
-             lease_until = now() + make_interval(secs => ?)
-        from due, targets t
-       where s.target = due.target and t.name = s.target
-      returning t.name, t.heartbeat_ms,
-                floor(extract(epoch from (now() - s.next_due_at)) * 1000)::bigint + t.heartbeat_ms,
-                nextval('result_order')
-      """;
+      ScheduleClaims.sql(
+          """
+          t.enabled and t.kind = 'push' and t.heartbeat_ms is not null
+                 and s.next_due_at <= now() - make_interval(secs => ?)""",
+          "make_interval(secs => ?)",
+          """
+          t.name, t.heartbeat_ms,
+                    floor(extract(epoch from (now() - s.next_due_at)) * 1000)::bigint + t.heartbeat_ms,
+                    nextval('result_order')""");
 
   private static final String RELEASE =
       """

@@ -122,20 +122,20 @@ public final class TargetParser {
       throw invalid(
           "heartbeat", "only a push target takes a heartbeat (an http target is probed instead)");
     }
-    return new TargetSpec(
-        name,
-        kind,
-        url,
-        method,
-        interval,
-        timeout,
-        connectTimeout,
-        statusCodes(),
-        integer("failureThreshold", DEFAULT_FAILURE_THRESHOLD, 1, 100),
-        integer("recoveryThreshold", DEFAULT_RECOVERY_THRESHOLD, 1, 100),
-        bool("followRedirects", false),
-        bool("enabled", true),
-        heartbeat);
+    return TargetSpec.builder(name, kind)
+        .url(url)
+        .method(method)
+        .interval(interval)
+        .timeout(timeout)
+        .connectTimeout(connectTimeout)
+        .acceptedStatus(statusCodes())
+        .thresholds(
+            integer("failureThreshold", DEFAULT_FAILURE_THRESHOLD, 1, 100),
+            integer("recoveryThreshold", DEFAULT_RECOVERY_THRESHOLD, 1, 100))
+        .followRedirects(bool("followRedirects", false))
+        .enabled(bool("enabled", true))
+        .heartbeat(heartbeat)
+        .build();
   }
 
   private String name(String forcedName) {

@@ -65,86 +65,135 @@ public record TargetSpec(
     }
   }
 
-  /** A target without a heartbeat. */
-  public TargetSpec(
-      String name,
-      TargetKind kind,
-      URI url,
-      String method,
-      Duration interval,
-      Duration timeout,
-      Duration connectTimeout,
-      StatusCodes acceptedStatus,
-      int failureThreshold,
-      int recoveryThreshold,
-      boolean followRedirects,
-      boolean enabled) {
-    this(
-        name,
-        kind,
-        url,
-        method,
-        interval,
-        timeout,
-        connectTimeout,
-        acceptedStatus,
-        failureThreshold,
-        recoveryThreshold,
-        followRedirects,
-        enabled,
-        null);
+  /**
+   * A builder for a target of this kind. Unset fields keep the defaults of a push target as an
+   * external checker declares it: GET, every 60 s, 5 s timeouts, 2xx accepted, the parser's default
+   * thresholds, no redirects, enabled, no heartbeat. {@link #build()} runs the same checks as the
+   * canonical constructor.
+   */
+  public static Builder builder(String name, TargetKind kind) {
+    return new Builder(name, kind);
   }
 
   /** A push target with default thresholds, e.g. for tests and external checkers. */
   public static TargetSpec push(String name) {
-    return new TargetSpec(
-        name,
-        TargetKind.PUSH,
-        null,
-        "GET",
-        Duration.ofSeconds(60),
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(5),
-        StatusCodes.SUCCESS,
-        TargetParser.DEFAULT_FAILURE_THRESHOLD,
-        TargetParser.DEFAULT_RECOVERY_THRESHOLD,
-        false,
-        true);
+    return builder(name, TargetKind.PUSH).build();
+  }
+
+  /** A builder that starts from every field of this target. */
+  public Builder toBuilder() {
+    return new Builder(name, kind)
+        .url(url)
+        .method(method)
+        .interval(interval)
+        .timeout(timeout)
+        .connectTimeout(connectTimeout)
+        .acceptedStatus(acceptedStatus)
+        .thresholds(failureThreshold, recoveryThreshold)
+        .followRedirects(followRedirects)
+        .enabled(enabled)
+        .heartbeat(heartbeat);
   }
 
   /** A copy with other thresholds. */
   public TargetSpec withThresholds(int failures, int recoveries) {
-    return new TargetSpec(
-        name,
-        kind,
-        url,
-        method,
-        interval,
-        timeout,
-        connectTimeout,
-        acceptedStatus,
-        failures,
-        recoveries,
-        followRedirects,
-        enabled,
-        heartbeat);
+    return toBuilder().thresholds(failures, recoveries).build();
   }
 
   /** A copy with another heartbeat (null: none). */
   public TargetSpec withHeartbeat(Duration every) {
-    return new TargetSpec(
-        name,
-        kind,
-        url,
-        method,
-        interval,
-        timeout,
-        connectTimeout,
-        acceptedStatus,
-        failureThreshold,
-        recoveryThreshold,
-        followRedirects,
-        enabled,
-        every);
+    return toBuilder().heartbeat(every).build();
+  }
+
+  /** Collects the fields of a {@link TargetSpec}; see {@link TargetSpec#builder}. */
+  public static final class Builder {
+    private final String name;
+    private final TargetKind kind;
+    private URI url;
+    private String method = "GET";
+    private Duration interval = Duration.ofSeconds(60);
+    private Duration timeout = Duration.ofSeconds(5);
+    private Duration connectTimeout = Duration.ofSeconds(5);
+    private StatusCodes acceptedStatus = StatusCodes.SUCCESS;
+    private int failureThreshold = TargetParser.DEFAULT_FAILURE_THRESHOLD;
+    private int recoveryThreshold = TargetParser.DEFAULT_RECOVERY_THRESHOLD;
+    private boolean followRedirects;
+    private boolean enabled = true;
+    private Duration heartbeat;
+
+    private Builder(String name, TargetKind kind) {
+      this.name = name;
+      this.kind = kind;
+    }
+
+    public Builder url(URI url) {
+      this.url = url;
+      return this;
+    }
+
+    public Builder method(String method) {
+      this.method = method;
+      return this;
+    }
+
+    public Builder interval(Duration interval) {
+      this.interval = interval;
+      return this;
+    }
+
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    public Builder acceptedStatus(StatusCodes acceptedStatus) {
+      this.acceptedStatus = acceptedStatus;
+      return this;
+    }
+
+    /** Consecutive DOWN results that open an incident and consecutive UP results that close it. */
+    public Builder thresholds(int failures, int recoveries) {
+      this.failureThreshold = failures;
+      this.recoveryThreshold = recoveries;
+      return this;
+    }
+
+    public Builder followRedirects(boolean followRedirects) {
+      this.followRedirects = followRedirects;
+      return this;
+    }
+
+    public Builder enabled(boolean enabled) {
+      this.enabled = enabled;
+      return this;
+    }
+
+    public Builder heartbeat(Duration heartbeat) {
+      this.heartbeat = heartbeat;
+      return this;
+    }
+
+    /** The target; throws IllegalArgumentException or NullPointerException as the record does. */
+    public TargetSpec build() {
+      return new TargetSpec(
+          name,
+          kind,
+          url,
+          method,
+          interval,
+          timeout,
+          connectTimeout,
+          acceptedStatus,
+          failureThreshold,
+          recoveryThreshold,
+          followRedirects,
+          enabled,
+          heartbeat);
+    }
   }
 }

@@ -352,19 +352,20 @@ public final class TargetStore {
 
   private static TargetSpec fromRow(ResultSet rs) throws SQLException {
     String url = rs.getString("url");
-    return new TargetSpec(
-        rs.getString("name"),
-        TargetKind.fromColumn(rs.getString("kind")),
-        url == null ? null : URI.create(url),
-        rs.getString("method"),
-        Duration.ofMillis(rs.getInt("interval_ms")),
-        Duration.ofMillis(rs.getInt("timeout_ms")),
-        Duration.ofMillis(rs.getInt("connect_timeout_ms")),
-        new StatusCodes(rs.getString("accepted_status")),
-        rs.getInt("failure_threshold"),
-        rs.getInt("recovery_threshold"),
-        rs.getBoolean("follow_redirects"),
-        rs.getBoolean("enabled"),
-        rs.getObject("heartbeat_ms") == null ? null : Duration.ofMillis(rs.getInt("heartbeat_ms")));
+    return TargetSpec.builder(rs.getString("name"), TargetKind.fromColumn(rs.getString("kind")))
+        .url(url == null ? null : URI.create(url))
+        .method(rs.getString("method"))
+        .interval(Duration.ofMillis(rs.getInt("interval_ms")))
+        .timeout(Duration.ofMillis(rs.getInt("timeout_ms")))
+        .connectTimeout(Duration.ofMillis(rs.getInt("connect_timeout_ms")))
+        .acceptedStatus(new StatusCodes(rs.getString("accepted_status")))
+        .thresholds(rs.getInt("failure_threshold"), rs.getInt("recovery_threshold"))
+        .followRedirects(rs.getBoolean("follow_redirects"))
+        .enabled(rs.getBoolean("enabled"))
+        .heartbeat(
+            rs.getObject("heartbeat_ms") == null
+                ? null
+                : Duration.ofMillis(rs.getInt("heartbeat_ms")))
+        .build();
   }
 }

@@ -73,7 +73,8 @@ class RecorderConcurrencyIT {
                             1L,
                             status == ProbeStatus.UP ? 200 : 503,
                             status == ProbeStatus.UP ? null : "HTTP 503 #" + n,
-                            ResultSource.PUSH);
+                            ResultSource.PUSH,
+                            null);
                     if (!recorder.record(result).accepted()) {
                       rejected.incrementAndGet();
                     }

@@ -201,7 +201,7 @@ class RecorderIT {
             recorder
                 .record(
                     new ProbeResult(
-                        SERVICE, ProbeStatus.UP, null, null, null, null, ResultSource.PUSH))
+                        SERVICE, ProbeStatus.UP, null, null, null, null, ResultSource.PUSH, null))
                 .accepted())
         .isTrue();
     assertThat(recorder.record(push(checker.minusSeconds(1))).rejectedReason())
@@ -210,7 +210,8 @@ class RecorderIT {
   }
 
   private static ProbeResult push(Instant startedAt) {
-    return new ProbeResult(SERVICE, ProbeStatus.UP, startedAt, null, null, null, ResultSource.PUSH);
+    return new ProbeResult(
+        SERVICE, ProbeStatus.UP, startedAt, null, null, null, ResultSource.PUSH, null);
   }
 
   private long claimOrder() {

@@ -92,7 +92,8 @@ class HeartbeatIT {
       // A pushed UP closes the incident like any result; the heartbeat deadline starts again.
       a.recorder()
           .record(
-              new ProbeResult("cron-0", ProbeStatus.UP, null, null, null, null, ResultSource.PUSH));
+              new ProbeResult(
+                  "cron-0", ProbeStatus.UP, null, null, null, null, ResultSource.PUSH, null));
       List<AlertEvent> events = events(db, "cron-0");
       assertThat(events)
           .extracting(AlertEvent::kind)
@@ -134,7 +135,8 @@ class HeartbeatIT {
     instance
         .recorder()
         .record(
-            new ProbeResult("steady", ProbeStatus.UP, null, null, null, null, ResultSource.PUSH));
+            new ProbeResult(
+                "steady", ProbeStatus.UP, null, null, null, null, ResultSource.PUSH, null));
   }
 
   private static long failedServices(TestDatabase db) {

@@ -9,7 +9,6 @@ import dev.vigil.kit.Settings;
 import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorSchema;
 import dev.vigil.monitor.MonitorService;
-import dev.vigil.monitor.target.StatusCodes;
 import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
@@ -47,19 +46,13 @@ class MonitorCapacityIT {
           IntStream.range(0, count)
               .mapToObj(
                   i ->
-                      new TargetSpec(
-                          "svc-" + i,
-                          TargetKind.HTTP,
-                          URI.create(server.url("svc-" + i)),
-                          "GET",
-                          INTERVAL,
-                          Duration.ofSeconds(2),
-                          Duration.ofSeconds(1),
-                          StatusCodes.SUCCESS,
-                          3,
-                          1,
-                          false,
-                          true))
+                      TargetSpec.builder("svc-" + i, TargetKind.HTTP)
+                          .url(URI.create(server.url("svc-" + i)))
+                          .interval(INTERVAL)
+                          .timeout(Duration.ofSeconds(2))
+                          .connectTimeout(Duration.ofSeconds(1))
+                          .thresholds(3, 1)
+                          .build())
               .toList();
       new TargetStore(db.dataSource()).upsertAll(targets, TargetStore.Source.API);
       Map<String, String> env =

@@ -8,7 +8,6 @@ import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.monitor.MonitorSchema;
 import dev.vigil.monitor.Tables;
 import dev.vigil.monitor.alert.Recorder;
-import dev.vigil.monitor.target.StatusCodes;
 import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
@@ -104,20 +103,7 @@ class ProbeSchedulerIT {
   @Test
   void disabledAndPushTargetsAreNotProbed() throws Exception {
     TargetStore store = new TargetStore(db.dataSource());
-    TargetSpec disabled =
-        new TargetSpec(
-            "off",
-            TargetKind.HTTP,
-            URI.create(server.url("off")),
-            "GET",
-            Duration.ofSeconds(1),
-            Duration.ofMillis(500),
-            Duration.ofMillis(500),
-            StatusCodes.SUCCESS,
-            3,
-            1,
-            false,
-            false);
+    TargetSpec disabled = target("off").toBuilder().enabled(false).build();
     store.upsertAll(
         List.of(disabled, TargetSpec.push("pushed"), target("on")), TargetStore.Source.API);
     execute("update probe_schedule set next_due_at = now() - interval '1 second'");
@@ -139,19 +125,13 @@ class ProbeSchedulerIT {
   }
 
   private TargetSpec target(String name) {
-    return new TargetSpec(
-        name,
-        TargetKind.HTTP,
-        URI.create(server.url(name)),
-        "GET",
-        Duration.ofSeconds(1),
-        Duration.ofMillis(500),
-        Duration.ofMillis(500),
-        StatusCodes.SUCCESS,
-        3,
-        1,
-        false,
-        true);
+    return TargetSpec.builder(name, TargetKind.HTTP)
+        .url(URI.create(server.url(name)))
+        .interval(Duration.ofSeconds(1))
+        .timeout(Duration.ofMillis(500))
+        .connectTimeout(Duration.ofMillis(500))
+        .thresholds(3, 1)
+        .build();
   }
 
   private void execute(String sql) throws Exception {

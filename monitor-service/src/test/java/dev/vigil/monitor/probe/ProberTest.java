@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.alert.ProbeStatus;
-import dev.vigil.monitor.target.StatusCodes;
 import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -216,18 +215,13 @@ class ProberTest {
   }
 
   private static TargetSpec target(URI url, boolean followRedirects, Duration timeout) {
-    return new TargetSpec(
-        "svc",
-        TargetKind.HTTP,
-        url,
-        "GET",
-        Duration.ofSeconds(60),
-        timeout,
-        timeout,
-        StatusCodes.SUCCESS,
-        3,
-        1,
-        followRedirects,
-        true);
+    return TargetSpec.builder("svc", TargetKind.HTTP)
+        .url(url)
+        .interval(Duration.ofSeconds(60))
+        .timeout(timeout)
+        .connectTimeout(timeout)
+        .thresholds(3, 1)
+        .followRedirects(followRedirects)
+        .build();
   }
 }

@@ -10,7 +10,6 @@ import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorSchema;
 import dev.vigil.monitor.MonitorService;
 import dev.vigil.monitor.Tables;
-import dev.vigil.monitor.target.StatusCodes;
 import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
@@ -273,20 +272,14 @@ class TwoMonitorInstancesIT {
   }
 
   private static TargetSpec target(ProbeTargetServer server, String name) {
-    return new TargetSpec(
-        name,
-        TargetKind.HTTP,
-        URI.create(server.url(name)),
-        "GET",
-        INTERVAL,
-        Duration.ofSeconds(1),
-        Duration.ofMillis(500),
-        StatusCodes.SUCCESS,
+    return TargetSpec.builder(name, TargetKind.HTTP)
+        .url(URI.create(server.url(name)))
+        .interval(INTERVAL)
+        .timeout(Duration.ofSeconds(1))
+        .connectTimeout(Duration.ofMillis(500))
         // Alerting is not under test: a probe timed out by a starved stretch of the machine must
         // not open an incident (100 is the highest threshold a target may have).
-        100,
-        1,
-        false,
-        true);
+        .thresholds(100, 1)
+        .build();
   }
 }

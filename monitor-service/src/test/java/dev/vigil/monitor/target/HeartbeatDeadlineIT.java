@@ -66,7 +66,8 @@ class HeartbeatDeadlineIT {
     setDeadline("now() - interval '1 minute'");
     new Recorder(dataSource, new SimpleMeterRegistry())
         .record(
-            new ProbeResult("nightly", ProbeStatus.UP, null, null, null, null, ResultSource.PUSH));
+            new ProbeResult(
+                "nightly", ProbeStatus.UP, null, null, null, null, ResultSource.PUSH, null));
     assertThat(secondsLeft()).isBetween(600 - 60L, 600L);
   }
 

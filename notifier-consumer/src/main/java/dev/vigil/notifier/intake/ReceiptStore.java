@@ -3,6 +3,7 @@ package dev.vigil.notifier.intake;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.db.DatabaseException;
 import dev.vigil.notifier.internal.ServiceLocks;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,6 +14,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -192,35 +195,19 @@ final class ReceiptStore {
     if (batch.isEmpty()) {
       return 0;
     }
-    int n = batch.size();
-    UUID[] ids = new UUID[n];
-    String[] svc = new String[n];
-    String[] kinds = new String[n];
-    UUID[] incidents = new UUID[n];
-    String[] payloads = new String[n];
-    String[] topics = new String[n];
-    Integer[] partitions = new Integer[n];
-    Long[] offsets = new Long[n];
-    for (int i = 0; i < n; i++) {
-      Checked.Accepted a = batch.get(i);
-      ids[i] = a.event().eventId();
-      svc[i] = a.event().service();
-      kinds[i] = a.event().kind().name();
-      incidents[i] = a.event().incidentId();
-      payloads[i] = a.payload();
-      topics[i] = a.topic();
-      partitions[i] = a.partition();
-      offsets[i] = a.offset();
-    }
     try (PreparedStatement statement = connection.prepareStatement(INSERT_RECEIPTS)) {
-      statement.setArray(1, connection.createArrayOf("uuid", ids));
-      statement.setArray(2, connection.createArrayOf("text", svc));
-      statement.setArray(3, connection.createArrayOf("text", kinds));
-      statement.setArray(4, connection.createArrayOf("uuid", incidents));
-      statement.setArray(5, connection.createArrayOf("text", payloads));
-      statement.setArray(6, connection.createArrayOf("text", topics));
-      statement.setArray(7, connection.createArrayOf("int4", partitions));
-      statement.setArray(8, connection.createArrayOf("int8", offsets));
+      bind(
+          connection,
+          statement,
+          batch,
+          EVENT_ID,
+          SERVICE,
+          KIND,
+          INCIDENT_ID,
+          PAYLOAD,
+          TOPIC,
+          PARTITION,
+          OFFSET);
       int inserted = 0;
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
@@ -234,28 +221,55 @@ final class ReceiptStore {
 
   private static int insertConflicts(Connection connection, List<Checked.Accepted> batch)
       throws SQLException {
-    int n = batch.size();
-    UUID[] ids = new UUID[n];
-    String[] payloads = new String[n];
-    String[] topics = new String[n];
-    Integer[] partitions = new Integer[n];
-    Long[] offsets = new Long[n];
-    for (int i = 0; i < n; i++) {
-      Checked.Accepted a = batch.get(i);
-      ids[i] = a.event().eventId();
-      payloads[i] = a.payload();
-      topics[i] = a.topic();
-      partitions[i] = a.partition();
-      offsets[i] = a.offset();
-    }
     try (PreparedStatement statement = connection.prepareStatement(INSERT_CONFLICTS)) {
-      statement.setArray(1, connection.createArrayOf("uuid", ids));
-      statement.setArray(2, connection.createArrayOf("text", payloads));
-      statement.setArray(3, connection.createArrayOf("text", topics));
-      statement.setArray(4, connection.createArrayOf("int4", partitions));
-      statement.setArray(5, connection.createArrayOf("int8", offsets));
+      bind(connection, statement, batch, EVENT_ID, PAYLOAD, TOPIC, PARTITION, OFFSET);
       return statement.executeUpdate();
     }
+  }
+
+  /**
+   * One array parameter of an {@code unnest(...)} insert: the SQL element type and what each record
+   * of the batch puts into the array.
+   */
+  private record Column<T>(
+      String sqlType, Function<Checked.Accepted, T> value, IntFunction<T[]> newArray) {}
+
+  private static final Column<UUID> EVENT_ID =
+      new Column<>("uuid", a -> a.event().eventId(), UUID[]::new);
+  private static final Column<String> SERVICE =
+      new Column<>("text", a -> a.event().service(), String[]::new);
+  private static final Column<String> KIND =
+      new Column<>("text", a -> a.event().kind().name(), String[]::new);
+  private static final Column<UUID> INCIDENT_ID =
+      new Column<>("uuid", a -> a.event().incidentId(), UUID[]::new);
+  private static final Column<String> PAYLOAD =
+      new Column<>("text", Checked.Accepted::payload, String[]::new);
+  private static final Column<String> TOPIC =
+      new Column<>("text", Checked.Accepted::topic, String[]::new);
+  private static final Column<Integer> PARTITION =
+      new Column<>("int4", Checked.Accepted::partition, Integer[]::new);
+  private static final Column<Long> OFFSET =
+      new Column<>("int8", Checked.Accepted::offset, Long[]::new);
+
+  /** Binds the columns, in order, as the statement's parameters 1..n. */
+  private static void bind(
+      Connection connection,
+      PreparedStatement statement,
+      List<Checked.Accepted> batch,
+      Column<?>... columns)
+      throws SQLException {
+    for (int i = 0; i < columns.length; i++) {
+      statement.setArray(i + 1, array(connection, batch, columns[i]));
+    }
+  }
+
+  private static <T> Array array(
+      Connection connection, List<Checked.Accepted> batch, Column<T> column) throws SQLException {
+    T[] values = column.newArray().apply(batch.size());
+    for (int i = 0; i < values.length; i++) {
+      values[i] = column.value().apply(batch.get(i));
+    }
+    return connection.createArrayOf(column.sqlType(), values);
   }
 
   private static int insertRejected(Connection connection, List<Checked.Rejected> rejected)

@@ -90,6 +90,11 @@ public final class Report {
   }
 
   private static String row(Result r) {
+    return String.format("%-10s %-34s %12s %9s %9s %9s  %s", cells(r));
+  }
+
+  /** A result's cells: suite, case, events/s, p50, p95, p99 and the other metrics as k=v. */
+  private static Object[] cells(Result r) {
     StringBuilder other = new StringBuilder();
     r.metrics()
         .forEach(
@@ -98,15 +103,15 @@ public final class Report {
                 other.append(k).append('=').append(Headline.format(v)).append(' ');
               }
             });
-    return String.format(
-        "%-10s %-34s %12s %9s %9s %9s  %s",
-        r.suite(),
-        r.variant(),
-        Headline.format(r.get("events_per_s")),
-        Headline.format(r.get("p50_ms")),
-        Headline.format(r.get("p95_ms")),
-        Headline.format(r.get("p99_ms")),
-        other.toString().trim());
+    return new Object[] {
+      r.suite(),
+      r.variant(),
+      Headline.format(r.get("events_per_s")),
+      Headline.format(r.get("p50_ms")),
+      Headline.format(r.get("p95_ms")),
+      Headline.format(r.get("p99_ms")),
+      other.toString().trim()
+    };
   }
 
   /** Writes report.json and report.md into {@code dir}, and the markdown also to {@code extra}. */
@@ -195,25 +200,9 @@ public final class Report {
     md.append("| suite | case | events/s | p50 ms | p95 ms | p99 ms | other | note |\n");
     md.append("|---|---|---:|---:|---:|---:|---|---|\n");
     for (Result r : results) {
-      StringBuilder other = new StringBuilder();
-      r.metrics()
-          .forEach(
-              (k, v) -> {
-                if (!COLUMNS.contains(k)) {
-                  other.append(k).append('=').append(Headline.format(v)).append(' ');
-                }
-              });
-      md.append(
-          "| %s | %s | %s | %s | %s | %s | %s | %s |\n"
-              .formatted(
-                  r.suite(),
-                  r.variant(),
-                  Headline.format(r.get("events_per_s")),
-                  Headline.format(r.get("p50_ms")),
-                  Headline.format(r.get("p95_ms")),
-                  Headline.format(r.get("p99_ms")),
-                  other.toString().trim(),
-                  r.note() == null ? "" : r.note()));
+      md.append("| %s | %s | %s | %s | %s | %s | %s | ".formatted(cells(r)))
+          .append(r.note() == null ? "" : r.note())
+          .append(" |\n");
     }
     md.append('\n').append(Method.TEXT);
     if (!notes.isEmpty()) {

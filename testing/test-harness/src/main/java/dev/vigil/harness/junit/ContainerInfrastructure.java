@@ -51,47 +51,7 @@ final class ContainerInfrastructure implements Infrastructure {
                   "fsync=off");
       postgresContainer.start();
     }
-    PostgreSQLContainer container = postgresContainer;
-    return new TestPostgres() {
-      @Override
-      public TestDatabase newDatabase() {
-        String name = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        try (Connection connection =
-                DriverManager.getConnection(
-                    container.getJdbcUrl(), container.getUsername(), container.getPassword());
-            Statement statement = connection.createStatement()) {
-          statement.execute("create database " + name);
-        } catch (SQLException e) {
-          throw new IllegalStateException("cannot create database " + name, e);
-        }
-        return new TestDatabase(
-            container.getHost(),
-            container.getFirstMappedPort(),
-            name,
-            container.getUsername(),
-            container.getPassword());
-      }
-
-      @Override
-      public void stop() {
-        pause(container);
-      }
-
-      @Override
-      public void start() {
-        unpause(container);
-      }
-
-      @Override
-      public String host() {
-        return container.getHost();
-      }
-
-      @Override
-      public int port() {
-        return container.getFirstMappedPort();
-      }
-    };
+    return new ContainerPostgres(postgresContainer);
   }
 
   @Override
@@ -100,32 +60,7 @@ final class ContainerInfrastructure implements Infrastructure {
       kafkaContainer = new KafkaContainer("apache/kafka:4.3.0");
       kafkaContainer.start();
     }
-    KafkaContainer container = kafkaContainer;
-    return new TestKafka() {
-      @Override
-      public String bootstrapServers() {
-        return container.getBootstrapServers();
-      }
-
-      @Override
-      public void stop() {
-        pause(container);
-      }
-
-      @Override
-      public void start() {
-        unpause(container);
-      }
-    };
-  }
-
-  /** "Stopping" a shared container pauses it, so its address and data survive the "start". */
-  private static void pause(GenericContainer<?> container) {
-    DockerClientFactory.instance().client().pauseContainerCmd(container.getContainerId()).exec();
-  }
-
-  private static void unpause(GenericContainer<?> container) {
-    DockerClientFactory.instance().client().unpauseContainerCmd(container.getContainerId()).exec();
+    return new ContainerKafka(kafkaContainer);
   }
 
   @Override
@@ -135,6 +70,78 @@ final class ContainerInfrastructure implements Infrastructure {
     }
     if (postgresContainer != null) {
       postgresContainer.stop();
+    }
+  }
+
+  /** "Stopping" a shared container pauses it, so its address and data survive the "start". */
+  private abstract static class PausedOnStop {
+    private final GenericContainer<?> container;
+
+    PausedOnStop(GenericContainer<?> container) {
+      this.container = container;
+    }
+
+    public void stop() {
+      DockerClientFactory.instance().client().pauseContainerCmd(container.getContainerId()).exec();
+    }
+
+    public void start() {
+      DockerClientFactory.instance()
+          .client()
+          .unpauseContainerCmd(container.getContainerId())
+          .exec();
+    }
+  }
+
+  private static final class ContainerPostgres extends PausedOnStop implements TestPostgres {
+    private final PostgreSQLContainer container;
+
+    ContainerPostgres(PostgreSQLContainer container) {
+      super(container);
+      this.container = container;
+    }
+
+    @Override
+    public TestDatabase newDatabase() {
+      String name = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+      try (Connection connection =
+              DriverManager.getConnection(
+                  container.getJdbcUrl(), container.getUsername(), container.getPassword());
+          Statement statement = connection.createStatement()) {
+        statement.execute("create database " + name);
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot create database " + name, e);
+      }
+      return new TestDatabase(
+          container.getHost(),
+          container.getFirstMappedPort(),
+          name,
+          container.getUsername(),
+          container.getPassword());
+    }
+
+    @Override
+    public String host() {
+      return container.getHost();
+    }
+
+    @Override
+    public int port() {
+      return container.getFirstMappedPort();
+    }
+  }
+
+  private static final class ContainerKafka extends PausedOnStop implements TestKafka {
+    private final KafkaContainer container;
+
+    ContainerKafka(KafkaContainer container) {
+      super(container);
+      this.container = container;
+    }
+
+    @Override
+    public String bootstrapServers() {
+      return container.getBootstrapServers();
     }
   }
 }

@@ -3,7 +3,6 @@ package dev.vigil.bench.delivery;
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
 import dev.vigil.bench.Prometheus;
-import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.AckWatcher;
 import dev.vigil.bench.outbox.CaughtUp;
@@ -45,22 +44,19 @@ public final class EndToEndSuite implements Suite {
             Notifier.start(ctx.infra(), "bench_e2e_notifier", TOPIC, "bench-e2e", receiver.url())) {
       awaitFlowing(writers, receiver);
       writers.run(Suite.pipelineWarmup(opts), 1000);
-      ctx.report()
-          .add(
-              Result.median(
-                  NAME,
-                  CASE,
-                  opts.repetitions(),
-                  "outbox commit → relay → Kafka → notifier → receiver, default settings",
-                  rep ->
-                      measure(
-                          writers,
-                          receiver,
-                          watcher,
-                          notifier.httpPort(),
-                          opts.warmup(),
-                          opts.window(),
-                          1_000)));
+      ctx.addMedian(
+          NAME,
+          CASE,
+          "outbox commit → relay → Kafka → notifier → receiver, default settings",
+          rep ->
+              measure(
+                  writers,
+                  receiver,
+                  watcher,
+                  notifier.httpPort(),
+                  opts.warmup(),
+                  opts.window(),
+                  1_000));
     }
   }
 

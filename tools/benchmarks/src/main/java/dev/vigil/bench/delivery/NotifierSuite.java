@@ -3,7 +3,6 @@ package dev.vigil.bench.delivery;
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
 import dev.vigil.bench.Prometheus;
-import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.Clocks;
 import dev.vigil.bench.outbox.OutboxRun;
@@ -40,26 +39,20 @@ public final class NotifierSuite implements Suite {
   public void run(BenchContext ctx) {
     int events = ctx.options().quick() ? 5_000 : 20_000;
     try (WebhookReceiver receiver = new WebhookReceiver()) {
-      ctx.report()
-          .add(
-              Result.median(
-                  NAME,
-                  CASE,
-                  ctx.options().repetitions(),
-                  events
-                      + " events of "
-                      + SERVICES_COUNT
-                      + " services already in Kafka when the notifier starts",
-                  rep -> measure(ctx, receiver, rep, events)));
-      ctx.report()
-          .add(
-              Result.median(
-                  NAME,
-                  "receiver alone",
-                  ctx.options().repetitions(),
-                  "the local receiver driven by a plain HTTP/1.1 client, 128 requests in flight:"
-                      + " its capacity, so it is not what limits the notifier",
-                  rep -> receiverAlone(receiver)));
+      ctx.addMedian(
+          NAME,
+          CASE,
+          events
+              + " events of "
+              + SERVICES_COUNT
+              + " services already in Kafka when the notifier starts",
+          rep -> measure(ctx, receiver, rep, events));
+      ctx.addMedian(
+          NAME,
+          "receiver alone",
+          "the local receiver driven by a plain HTTP/1.1 client, 128 requests in flight:"
+              + " its capacity, so it is not what limits the notifier",
+          rep -> receiverAlone(receiver));
     }
   }
 

@@ -2,7 +2,6 @@ package dev.vigil.bench.outbox;
 
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
-import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import javax.sql.DataSource;
 
@@ -20,16 +19,11 @@ public final class DbLimitSuite implements Suite {
     var opts = ctx.options();
     for (int writers : new int[] {WRITERS, 1}) {
       OutboxWriters w = new OutboxWriters(db, "outbox", writers, SERVICES);
-      ctx.report()
-          .add(
-              Result.median(
-                  NAME,
-                  "outbox rows, " + writers + " writer" + (writers > 1 ? "s" : ""),
-                  opts.repetitions(),
-                  "no relay; one row per transaction, fsync on",
-                  rep ->
-                      OutboxRun.commitLimit(
-                          w, opts.warmup(), opts.window(), ctx.infra().postgresDataDir())));
+      ctx.addMedian(
+          NAME,
+          "outbox rows, " + writers + " writer" + (writers > 1 ? "s" : ""),
+          "no relay; one row per transaction, fsync on",
+          rep -> OutboxRun.commitLimit(w, ctx));
     }
   }
 }

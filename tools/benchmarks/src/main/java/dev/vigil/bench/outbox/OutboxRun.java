@@ -1,5 +1,6 @@
 package dev.vigil.bench.outbox;
 
+import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.CpuWindow;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,12 @@ public final class OutboxRun {
   public static Map<String, Double> commitLimit(
       OutboxWriters writers, Duration warmup, Duration window, Path pgDataDir) {
     return measure(writers, null, warmup, window, 0, Duration.ZERO, pgDataDir);
+  }
+
+  /** {@link #commitLimit} with the run's warm-up and window, on the shared database. */
+  public static Map<String, Double> commitLimit(OutboxWriters writers, BenchContext ctx) {
+    return commitLimit(
+        writers, ctx.options().warmup(), ctx.options().window(), ctx.infra().postgresDataDir());
   }
 
   /**

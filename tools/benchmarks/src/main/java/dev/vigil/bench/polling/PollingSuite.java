@@ -78,12 +78,7 @@ public final class PollingSuite implements Suite {
                       "writers at full speed; latency over delivered rows only; limit measured"
                           + " just before",
                       rep -> {
-                        Map<String, Double> limit =
-                            OutboxRun.commitLimit(
-                                limitWriters,
-                                opts.warmup(),
-                                opts.window(),
-                                ctx.infra().postgresDataDir());
+                        Map<String, Double> limit = OutboxRun.commitLimit(limitWriters, ctx);
                         return OutboxRun.pairedWithLimit(
                             limit, c.measure(0, Duration.ofSeconds(2)));
                       }));

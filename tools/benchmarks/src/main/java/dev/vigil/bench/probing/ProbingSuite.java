@@ -3,14 +3,12 @@ package dev.vigil.bench.probing;
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
 import dev.vigil.bench.CpuMeter;
-import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.Clocks;
 import dev.vigil.bench.outbox.OutboxRun;
 import dev.vigil.kit.Settings;
 import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorService;
-import dev.vigil.monitor.target.StatusCodes;
 import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
@@ -50,19 +48,13 @@ public final class ProbingSuite implements Suite {
       List<TargetSpec> targets = new ArrayList<>();
       for (int i = 0; i < TARGETS; i++) {
         targets.add(
-            new TargetSpec(
-                "t-" + i,
-                TargetKind.HTTP,
-                URI.create(server.url(i)),
-                "GET",
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(1),
-                StatusCodes.SUCCESS,
-                3,
-                1,
-                false,
-                true));
+            TargetSpec.builder("t-" + i, TargetKind.HTTP)
+                .url(URI.create(server.url(i)))
+                .interval(Duration.ofSeconds(10))
+                .timeout(Duration.ofSeconds(2))
+                .connectTimeout(Duration.ofSeconds(1))
+                .thresholds(3, 1)
+                .build());
       }
       new TargetStore(db).upsertAll(targets, TargetStore.Source.API);
       // The first due times are spread over the next interval from now; move them past the
@@ -122,14 +114,12 @@ public final class ProbingSuite implements Suite {
         m.put("heap_max_mib", heapMax / 1048576.0);
         m.put("heap_after_gc_mib", heapUsed() / 1048576.0);
         m.putAll(metricsAtEnd);
-        ctx.report()
-            .add(
-                Result.of(
-                    NAME,
-                    CASE,
-                    List.of(m),
-                    "one run; lag wraps at 10 s (a probe later than that shows as missing);"
-                        + " JVM CPU/heap include the target server and the idle broker"));
+        ctx.addOneRun(
+            NAME,
+            CASE,
+            m,
+            "one run; lag wraps at 10 s (a probe later than that shows as missing);"
+                + " JVM CPU/heap include the target server and the idle broker");
       }
     }
   }

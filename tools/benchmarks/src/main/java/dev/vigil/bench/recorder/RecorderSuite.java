@@ -2,7 +2,6 @@ package dev.vigil.bench.recorder;
 
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
-import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.alert.ProbeStatus;
@@ -58,30 +57,24 @@ public final class RecorderSuite implements Suite {
     Recorder recorder = new Recorder(db, new SimpleMeterRegistry());
     var opts = ctx.options();
     for (int connections : CONNECTIONS) {
-      ctx.report()
-          .add(
-              Result.median(
-                  NAME,
-                  Cases.plain(connections),
-                  opts.repetitions(),
-                  "one row per transaction, no state machine",
-                  rep -> measure(connections, opts.warmup(), opts.window(), t -> plain(db, t))));
+      ctx.addMedian(
+          NAME,
+          Cases.plain(connections),
+          "one row per transaction, no state machine",
+          rep -> measure(connections, opts.warmup(), opts.window(), t -> plain(db, t)));
       for (int services : SERVICE_COUNTS) {
-        ctx.report()
-            .add(
-                Result.median(
-                    NAME,
-                    Cases.recorder(connections, services),
-                    opts.repetitions(),
-                    services == 1 && connections > 1
-                        ? "all threads on one service: serialised by its row lock"
-                        : "",
-                    rep ->
-                        measure(
-                            connections,
-                            opts.warmup(),
-                            opts.window(),
-                            t -> recording(recorder, t, connections, services))));
+        ctx.addMedian(
+            NAME,
+            Cases.recorder(connections, services),
+            services == 1 && connections > 1
+                ? "all threads on one service: serialised by its row lock"
+                : "",
+            rep ->
+                measure(
+                    connections,
+                    opts.warmup(),
+                    opts.window(),
+                    t -> recording(recorder, t, connections, services)));
       }
     }
   }
@@ -143,7 +136,8 @@ public final class RecorderSuite implements Suite {
               3L,
               status == ProbeStatus.UP ? 200 : 503,
               status == ProbeStatus.UP ? null : "HTTP 503",
-              ResultSource.PUSH);
+              ResultSource.PUSH,
+              null);
       RecordOutcome outcome = recorder.record(result);
       return outcome.accepted() ? 1 : 0;
     };

@@ -2,7 +2,6 @@ package dev.vigil.bench.relay;
 
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
-import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.AckWatcher;
 import dev.vigil.bench.outbox.Arrivals;
@@ -39,14 +38,11 @@ public final class CatchupSuite implements Suite {
         writers.run(Suite.pipelineWarmup(ctx.options()), 1000);
         CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
       }
-      ctx.report()
-          .add(
-              Result.median(
-                  NAME,
-                  CASE,
-                  ctx.options().repetitions(),
-                  backlog + " rows committed while the relay was stopped, then a restart",
-                  rep -> drain(ctx, writers, watcher, backlog)));
+      ctx.addMedian(
+          NAME,
+          CASE,
+          backlog + " rows committed while the relay was stopped, then a restart",
+          rep -> drain(ctx, writers, watcher, backlog));
     }
   }
 

@@ -2,7 +2,6 @@ package dev.vigil.bench.relay;
 
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
-import dev.vigil.bench.Result;
 import dev.vigil.bench.Suite;
 import dev.vigil.relay.RelayService;
 import java.sql.Connection;
@@ -12,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 
@@ -54,15 +52,13 @@ public final class IdleOutboxSuite implements Suite {
       ddl.execute("create table bench_noise (id bigserial primary key, pad text not null)");
       try (RelayService relay = VigilRelay.start(ctx.infra(), DATABASE, TOPIC)) {
         Map<String, Double> m = measure(writer, sampler, slot, length);
-        ctx.report()
-            .add(
-                Result.of(
-                    NAME,
-                    CASE,
-                    List.of(m),
-                    "no outbox rows; ~1 MB/s into another table for "
-                        + length.toSeconds()
-                        + " s; default heartbeat interval (10 s); one run"));
+        ctx.addOneRun(
+            NAME,
+            CASE,
+            m,
+            "no outbox rows; ~1 MB/s into another table for "
+                + length.toSeconds()
+                + " s; default heartbeat interval (10 s); one run");
       }
     }
   }

@@ -39,56 +39,42 @@ public final class RelaySuite implements Suite {
       CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
       writers.run(Suite.pipelineWarmup(opts), 1000);
       CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
-      ctx.report()
-          .add(
-              Result.median(
-                  NAME,
-                  SATURATION,
-                  opts.repetitions(),
-                  "writers at full speed while the relay streams; latency over delivered rows;"
-                      + " limit measured just before with the relay stopped",
-                  rep -> {
-                    relay[0].close();
-                    Map<String, Double> limit =
-                        OutboxRun.commitLimit(
-                            limitWriters,
-                            opts.warmup(),
-                            opts.window(),
-                            ctx.infra().postgresDataDir());
-                    relay[0] = VigilRelay.start(ctx.infra(), "bench_relay", TOPIC);
-                    CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
-                    return OutboxRun.pairedWithLimit(
-                        limit,
-                        OutboxRun.measure(
-                            writers,
-                            watcher,
-                            opts.warmup(),
-                            opts.window(),
-                            0,
-                            Duration.ofSeconds(30),
-                            ctx.infra().postgresDataDir()));
-                  }));
+      ctx.addMedian(
+          NAME,
+          SATURATION,
+          "writers at full speed while the relay streams; latency over delivered rows;"
+              + " limit measured just before with the relay stopped",
+          rep -> {
+            relay[0].close();
+            Map<String, Double> limit = OutboxRun.commitLimit(limitWriters, ctx);
+            relay[0] = VigilRelay.start(ctx.infra(), "bench_relay", TOPIC);
+            CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
+            return OutboxRun.pairedWithLimit(
+                limit,
+                OutboxRun.measure(
+                    writers,
+                    watcher,
+                    opts.warmup(),
+                    opts.window(),
+                    0,
+                    Duration.ofSeconds(30),
+                    ctx.infra().postgresDataDir()));
+          });
       for (double rate : PollingSuite.RATES) {
-        ctx.report()
-            .add(
-                Result.median(
-                    NAME,
-                    Cases.relayAt((int) rate),
-                    opts.repetitions(),
-                    "default settings",
-                    rep -> atRate(ctx, writers, watcher, rate, Duration.ofSeconds(15))));
+        ctx.addMedian(
+            NAME,
+            Cases.relayAt((int) rate),
+            "default settings",
+            rep -> atRate(ctx, writers, watcher, rate, Duration.ofSeconds(15)));
       }
       double limit = ctx.report().metric(Cases.LIMIT, Cases.LIMIT_CASE, "events_per_s");
       if (!Double.isNaN(limit)) {
         double rate = Math.floor(limit * 0.9);
-        ctx.report()
-            .add(
-                Result.median(
-                    NAME,
-                    Cases.RELAY_AT_90,
-                    opts.repetitions(),
-                    "offered " + (int) rate + "/s = 0.9 x the commit limit measured in this run",
-                    rep -> atRate(ctx, writers, watcher, rate, Duration.ofSeconds(30))));
+        ctx.addMedian(
+            NAME,
+            Cases.RELAY_AT_90,
+            "offered " + (int) rate + "/s = 0.9 x the commit limit measured in this run",
+            rep -> atRate(ctx, writers, watcher, rate, Duration.ofSeconds(30)));
       }
       ctx.report()
           .add(
