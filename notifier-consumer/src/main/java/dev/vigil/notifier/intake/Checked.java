@@ -4,6 +4,7 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.InvalidAlertEventException;
+import dev.vigil.kit.SafeText;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -31,7 +32,7 @@ sealed interface Checked {
 
   /**
    * Not a usable alert event: parked with the raw bytes (stored as {@code bytea}, whatever they
-   * are) and a reason that is always safe to store and log (see {@link Sanitize}).
+   * are) and a reason that is always safe to store and log (see {@link SafeText}).
    */
   record Rejected(
       String topic,
@@ -43,8 +44,8 @@ sealed interface Checked {
       String reason)
       implements Checked {
     public Rejected {
-      field = Sanitize.text(field == null ? "value" : field, 100);
-      reason = Sanitize.text(reason == null ? "unreadable" : reason, Sanitize.MAX_REASON);
+      field = SafeText.text(field == null ? "value" : field, 100);
+      reason = SafeText.text(reason == null ? "unreadable" : reason, SafeText.MAX_REASON);
     }
   }
 
@@ -78,7 +79,7 @@ sealed interface Checked {
       return rejected(
           record,
           "key",
-          "key '" + Sanitize.text(key, 60) + "' does not match service '" + event.service() + "'");
+          "key '" + SafeText.text(key, 60) + "' does not match service '" + event.service() + "'");
     }
     Header idHeader = record.headers().lastHeader(AlertTopic.HEADER_EVENT_ID);
     if (idHeader != null && idHeader.value() != null) {

@@ -1,5 +1,6 @@
 package dev.vigil.notifier.intake;
 
+import dev.vigil.kit.SafeText;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,7 +86,7 @@ final class IntakeSession {
             "intake batch failed records={} retry_in_ms={} error=\"{}\"",
             records.count(),
             backoff.toMillis(),
-            Sanitize.text(e.getMessage(), Sanitize.MAX_REASON));
+            SafeText.text(e.getMessage(), SafeText.MAX_REASON));
         rewind(records);
         if (!sink.pause(backoff)) {
           return;

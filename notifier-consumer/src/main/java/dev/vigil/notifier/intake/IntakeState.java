@@ -1,5 +1,7 @@
 package dev.vigil.notifier.intake;
 
+import dev.vigil.kit.SafeText;
+
 /**
  * What intake is doing: consuming, or down with a cause and a readable (sanitised) reason.
  *
@@ -20,7 +22,7 @@ public record IntakeState(Cause cause, String reason) {
   static final IntakeState UP = new IntakeState(null, null);
 
   static IntakeState down(Cause cause, String reason) {
-    return new IntakeState(cause, Sanitize.text(reason, Sanitize.MAX_REASON));
+    return new IntakeState(cause, SafeText.text(reason, SafeText.MAX_REASON));
   }
 
   public boolean up() {

@@ -1,5 +1,6 @@
 package dev.vigil.notifier.intake;
 
+import dev.vigil.kit.SafeText;
 import dev.vigil.kit.backoff.ExponentialBackoff;
 import dev.vigil.kit.db.Database;
 import io.micrometer.core.instrument.Counter;
@@ -192,7 +193,7 @@ public final class ReceiptConsumer implements AutoCloseable {
         LOG.error(
             "intake consumer failed restart_in_ms={} error=\"{}\"",
             pause.toMillis(),
-            Sanitize.text(e.toString(), Sanitize.MAX_REASON),
+            SafeText.text(e.toString(), SafeText.MAX_REASON),
             e);
         if (!pause(pause)) {
           break;

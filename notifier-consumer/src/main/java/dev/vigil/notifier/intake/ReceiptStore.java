@@ -1,5 +1,6 @@
 package dev.vigil.notifier.intake;
 
+import dev.vigil.kit.SafeText;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.db.DatabaseException;
 import dev.vigil.notifier.internal.ServiceLocks;
@@ -92,7 +93,7 @@ final class ReceiptStore {
               + " error=\"{}\"",
           accepted.size() + rejected.size(),
           e.sqlState(),
-          Sanitize.text(e.getMessage(), Sanitize.MAX_REASON));
+          SafeText.text(e.getMessage(), SafeText.MAX_REASON));
       return database.inTransaction(
           "storing " + accepted.size() + " receipts one by one",
           c -> storeEach(c, accepted, rejected));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.InvalidAlertEventException;
+import dev.vigil.kit.SafeText;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -73,7 +74,7 @@ final class StrictJson {
       if (node == null) {
         continue;
       }
-      if (node.isTextual() && Sanitize.hasLoneSurrogate(node.textValue())) {
+      if (node.isTextual() && SafeText.hasLoneSurrogate(node.textValue())) {
         return path;
       }
       if (node.isObject()) {
@@ -81,7 +82,7 @@ final class StrictJson {
         while (fields.hasNext()) {
           Map.Entry<String, JsonNode> field = fields.next();
           String name = path.equals("value") ? field.getKey() : path + "." + field.getKey();
-          if (Sanitize.hasLoneSurrogate(field.getKey())) {
+          if (SafeText.hasLoneSurrogate(field.getKey())) {
             return name;
           }
           todo.push(Map.entry(name, field.getValue()));

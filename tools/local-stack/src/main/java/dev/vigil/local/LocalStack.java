@@ -2,6 +2,7 @@ package dev.vigil.local;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertKind;
+import dev.vigil.kit.SafeText;
 import dev.vigil.kit.Settings;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.monitor.MonitorConfig;
@@ -157,14 +158,14 @@ final class LocalStack implements AutoCloseable {
         new StringBuilder()
             .append(TIME.format(event.occurredAt()))
             .append("  ")
-            .append(String.format("%-12s", event.service()))
+            .append(String.format("%-12s ", SafeText.text(event.service(), 60)))
             .append(String.format("%-10s", event.kind()))
             .append("incident=")
             .append(event.incidentId().toString(), 0, 8);
     if (event.kind() == AlertKind.RECOVERED) {
       line.append("  downtime=").append(humanDuration(event.downtime()));
     } else if (event.lastError() != null) {
-      line.append("  error=").append(event.lastError());
+      line.append("  error=").append(SafeText.text(event.lastError(), 200));
     }
     return line.toString();
   }

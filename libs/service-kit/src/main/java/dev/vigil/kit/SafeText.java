@@ -1,19 +1,19 @@
-package dev.vigil.notifier.intake;
+package dev.vigil.kit;
 
 /**
- * Makes text from outside safe to store in a {@code text} column and to print in one log line: NUL,
- * other control characters, lone surrogates and line separators become {@code \\uXXXX} escapes, and
- * the result is cut to a bound. PostgreSQL refuses NUL in {@code text}; a reason built from a
- * hostile key must never be what stops intake.
+ * Makes text from outside safe to store in a {@code text} column, to print in one log line or on a
+ * terminal: NUL, other control characters, lone surrogates and line separators become {@code
+ * \\uXXXX} escapes, and the result is cut to a bound. PostgreSQL refuses NUL in {@code text}; a
+ * reason built from a hostile key must never be what stops intake.
  */
-final class Sanitize {
+public final class SafeText {
   /** Upper bound of a stored reason, in characters (before the ellipsis). */
-  static final int MAX_REASON = 500;
+  public static final int MAX_REASON = 500;
 
-  private Sanitize() {}
+  private SafeText() {}
 
   /** {@code text} with every unsafe character escaped, at most {@code max} characters kept. */
-  static String text(String text, int max) {
+  public static String text(String text, int max) {
     if (text == null) {
       return null;
     }
@@ -37,7 +37,7 @@ final class Sanitize {
   }
 
   /** Whether {@code text} holds a surrogate that is not part of a valid pair. */
-  static boolean hasLoneSurrogate(String text) {
+  public static boolean hasLoneSurrogate(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (Character.isHighSurrogate(c)) {
