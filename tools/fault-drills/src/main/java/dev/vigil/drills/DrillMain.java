@@ -47,7 +47,7 @@ public final class DrillMain implements Callable<Integer> {
   /** The documented command that reproduces the full drill from the repository root. */
   public static final String FULL_COMMAND =
       "./mvnw -q -pl tools/fault-drills -am package -DskipTests && "
-          + "\"$JAVA_HOME/bin/java\" -jar tools/fault-drills/target/fault-drills-0.1.0-SNAPSHOT.jar"
+          + "bin/java -jar tools/fault-drills/target/fault-drills-0.1.0-SNAPSHOT.jar"
           + " --full";
 
   @Spec private CommandSpec spec;

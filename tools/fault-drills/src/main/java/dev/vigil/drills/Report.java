@@ -102,7 +102,7 @@ final class Report {
     md.append(events).append(" events in total over ").append(options.services());
     md.append(" services. Overall: **").append(all ? "PASS" : "FAIL").append("**.\n\n");
     md.append("Code under test: ").append(codeVersion()).append(".\n\n");
-    md.append("Reproduce (from the repository root, JDK 25 as `JAVA_HOME`):\n\n```\n");
+    md.append("Reproduce (from the repository root; `bin/java` finds a JDK >= 21):\n\n```\n");
     md.append(command).append("\n```\n\n");
     md.append("Pass = lost 0, stored twice 0, per-service order violations 0 (on Kafka and at the");
     md.append(" receiver). Duplicates on Kafka are allowed (at-least-once relay) and counted.\n\n");
