@@ -140,7 +140,10 @@ class ProberTest {
   @Test
   void tlsFailureIsDownWithAShortReason() throws IOException {
     try (ServerSocket notTls = new ServerSocket(0)) {
-      Thread.ofVirtual()
+      // A platform thread: a virtual one waits for a free carrier, and the prober's own work on the
+      // two carriers of this machine kept it from answering until the probe timed out.
+      Thread.ofPlatform()
+          .daemon()
           .start(
               () -> {
                 try (Socket socket = notTls.accept()) {
