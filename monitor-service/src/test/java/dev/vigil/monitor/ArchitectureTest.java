@@ -1,26 +1,10 @@
 package dev.vigil.monitor;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import dev.vigil.harness.arch.ServiceBoundaries;
-import org.junit.jupiter.api.Test;
+import dev.vigil.harness.arch.ServiceArchitectureTest;
 
-/** The service's layering, checked on its main classes (see {@link ServiceBoundaries}). */
-class ArchitectureTest {
-  private static final String ROOT = "dev.vigil.monitor";
-  private static final JavaClasses MAIN = ServiceBoundaries.mainClasses(ROOT);
-
-  @Test
-  void packagesHaveNoCycles() {
-    ServiceBoundaries.noPackageCycles(ROOT).check(MAIN);
-  }
-
-  @Test
-  void httpLayerReachesTheDatabaseOnlyThroughStoresAndQueries() {
-    ServiceBoundaries.httpLayerUsesStoresForTheDatabase(ROOT).check(MAIN);
-  }
-
-  @Test
-  void mainCodeUsesNoHarnessToolOrOtherService() {
-    ServiceBoundaries.onlyOwnPackagesAndLibs(ROOT).check(MAIN);
+/** The service's layering, checked on its main classes (see {@link ServiceArchitectureTest}). */
+class ArchitectureTest extends ServiceArchitectureTest {
+  ArchitectureTest() {
+    super("dev.vigil.monitor");
   }
 }
