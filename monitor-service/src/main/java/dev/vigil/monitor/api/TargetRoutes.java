@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Target management: list, read, add, update, enable, disable and delete. Every route needs the
- * bearer token (see {@link MonitorApi}); definitions are shown with URL credentials, query values
+ * bearer token (see {@link HttpApi}); definitions are shown with URL credentials, query values
  * and fragments redacted.
  */
 final class TargetRoutes {

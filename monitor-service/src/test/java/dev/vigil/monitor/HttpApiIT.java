@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @ExtendWith(VigilInfraExtension.class)
-class MonitorApiIT {
+class HttpApiIT {
   private static final String TOKEN = "test-token-123";
   private static final ObjectMapper JSON = new ObjectMapper();
 
