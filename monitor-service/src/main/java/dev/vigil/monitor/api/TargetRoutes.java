@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Target management: list, read, add, update, enable, disable and delete. Every route needs the
- * bearer token (see {@link HttpApi}); definitions are shown with URL credentials, query values
- * and fragments redacted.
+ * bearer token (see {@link HttpApi}); definitions are shown with URL credentials, query values and
+ * fragments redacted.
  */
 final class TargetRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(TargetRoutes.class);
