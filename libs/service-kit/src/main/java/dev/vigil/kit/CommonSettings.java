@@ -19,21 +19,22 @@ public final class CommonSettings {
           .check(CommonSettings::isJdbcUrl, "must look like jdbc:postgresql://host:port/database")
           .doc("JDBC URL of the service's PostgreSQL database.");
   public static final Setting<String> DB_USER =
-      Setting.string("VIGIL_DB_USER", null, "Database user.");
+      Setting.string("VIGIL_DB_USER", null).doc("Database user.");
   public static final Setting<String> DB_PASSWORD =
-      Setting.secret("VIGIL_DB_PASSWORD", "", "Database password (empty for none).");
+      Setting.secret("VIGIL_DB_PASSWORD", "").doc("Database password (empty for none).");
   public static final Setting<Integer> DB_POOL_SIZE =
-      Setting.integer("VIGIL_DB_POOL_SIZE", 10, 2, 200, "Database connections.");
+      Setting.integer("VIGIL_DB_POOL_SIZE", 10).range("2", "200").doc("Database connections.");
   public static final Setting<String> KAFKA_BOOTSTRAP_SERVERS =
-      Setting.string("VIGIL_KAFKA_BOOTSTRAP_SERVERS", null, "Kafka bootstrap servers.");
+      Setting.string("VIGIL_KAFKA_BOOTSTRAP_SERVERS", null).doc("Kafka bootstrap servers.");
   public static final Setting<String> TOPIC =
-      Setting.string("VIGIL_TOPIC", "vigil.alerts", "Topic of alert events.");
+      Setting.string("VIGIL_TOPIC", "vigil.alerts").doc("Topic of alert events.");
   public static final Setting<Integer> HTTP_PORT =
-      Setting.integer("VIGIL_HTTP_PORT", 8080, 0, 65_535, "HTTP port; 0 picks a free port.");
+      Setting.integer("VIGIL_HTTP_PORT", 8080)
+          .range("0", "65535")
+          .doc("HTTP port; 0 picks a free port.");
   public static final Setting<String> INSTANCE_ID =
-      Setting.string(
-              "VIGIL_INSTANCE_ID",
-              "",
+      Setting.string("VIGIL_INSTANCE_ID", "")
+          .doc(
               "Name of this instance in logs, health, leases and client ids; default: host"
                   + " name, pid and a random part.")
           .withComputedDefault(CommonSettings::defaultInstanceId);

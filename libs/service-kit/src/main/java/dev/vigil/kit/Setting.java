@@ -227,28 +227,6 @@ public final class Setting<T> {
     return new Setting<>(key, defaultValue, "", false, Setting::parseDuration);
   }
 
-  public static Setting<String> string(String key, String defaultValue, String doc) {
-    return string(key, defaultValue).doc(doc);
-  }
-
-  public static Setting<String> secret(String key, String defaultValue, String doc) {
-    return secret(key, defaultValue).doc(doc);
-  }
-
-  public static Setting<Integer> integer(
-      String key, int defaultValue, int min, int max, String doc) {
-    return integer(key, defaultValue).range(String.valueOf(min), String.valueOf(max)).doc(doc);
-  }
-
-  public static Setting<Boolean> bool(String key, boolean defaultValue, String doc) {
-    return bool(key, defaultValue).doc(doc);
-  }
-
-  public static Setting<Duration> duration(
-      String key, String defaultValue, Duration min, Duration max, String doc) {
-    return duration(key, defaultValue).range(min.toString(), max.toString()).doc(doc);
-  }
-
   private static int parseInt(String raw) {
     try {
       return Integer.parseInt(raw);

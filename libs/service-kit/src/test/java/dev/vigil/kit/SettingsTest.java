@@ -9,12 +9,11 @@ import org.junit.jupiter.api.Test;
 
 class SettingsTest {
   private static final Setting<Integer> THREADS =
-      Setting.integer("VIGIL_THREADS", 4, 1, 64, "worker threads");
+      Setting.integer("VIGIL_THREADS", 4).range("1", "64").doc("worker threads");
   private static final Setting<Duration> INTERVAL =
-      Setting.duration(
-          "VIGIL_INTERVAL", "10s", Duration.ofMillis(100), Duration.ofHours(1), "interval");
-  private static final Setting<String> URL = Setting.string("VIGIL_URL", null, "database URL");
-  private static final Setting<String> TOKEN = Setting.secret("VIGIL_TOKEN", "", "API token");
+      Setting.duration("VIGIL_INTERVAL", "10s").range("100ms", "1h").doc("interval");
+  private static final Setting<String> URL = Setting.string("VIGIL_URL", null).doc("database URL");
+  private static final Setting<String> TOKEN = Setting.secret("VIGIL_TOKEN", "").doc("API token");
 
   @Test
   void defaultsApplyWhenUnsetOrBlank() {

@@ -8,7 +8,9 @@ import java.util.concurrent.CountDownLatch;
 /** Runs only the demo targets (the compose stack's {@code demo-targets} container). */
 public final class DemoTargetsMain {
   static final Setting<Integer> PORT =
-      Setting.integer("VIGIL_HTTP_PORT", 8090, 0, 65535, "Port of the demo target endpoints.");
+      Setting.integer("VIGIL_HTTP_PORT", 8090)
+          .range("0", "65535")
+          .doc("Port of the demo target endpoints.");
 
   private DemoTargetsMain() {}
 

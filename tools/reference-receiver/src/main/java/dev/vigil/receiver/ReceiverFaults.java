@@ -131,9 +131,7 @@ public final class ReceiverFaults {
         case "redirect" -> redirect(value, times, service);
         case "delay" ->
             delay(
-                dev.vigil.kit.Setting.duration(
-                        "D", "1s", Duration.ZERO, Duration.ofHours(1), "delay")
-                    .parse(value),
+                dev.vigil.kit.Setting.duration("D", "1s").range("0s", "1h").parse(value),
                 times,
                 service);
         default -> dropAfterStore(times, service);
