@@ -11,6 +11,7 @@ import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -140,28 +141,37 @@ class ProberTest {
   @Test
   void tlsFailureIsDownWithAShortReason() throws IOException {
     try (ServerSocket notTls = new ServerSocket(0)) {
-      // A platform thread: a virtual one waits for a free carrier, and the prober's own work on the
-      // two carriers of this machine kept it from answering until the probe timed out.
-      Thread.ofPlatform()
-          .daemon()
-          .start(
-              () -> {
-                try (Socket socket = notTls.accept()) {
-                  socket.getInputStream().read(new byte[512]); // the ClientHello
-                  socket
-                      .getOutputStream()
-                      .write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes());
-                  socket.getOutputStream().flush();
-                } catch (IOException e) {
-                  // the probe gave up first: the assertion below reports it
-                }
-              });
+      // A plain-HTTP server on the port. It answers every connection (the client may retry), and
+      // closes only after the client has: closing with the ClientHello half read resets the
+      // connection, the client then retries on a socket nobody answers, and the probe ends in a
+      // connect timeout instead of the TLS failure under test. A platform thread: a virtual one
+      // waited behind the prober's work on the two carriers of this machine.
+      Thread.ofPlatform().daemon().start(() -> answerPlainHttp(notTls));
       URI url = URI.create("https://127.0.0.1:" + notTls.getLocalPort() + "/ok?secret=1");
       ProbeResult result = prober.probe(target(url, false));
       assertThat(result.status()).isEqualTo(ProbeStatus.DOWN);
       assertThat(result.error())
           .startsWith("TLS: handshake with 127.0.0.1:" + notTls.getLocalPort() + " failed (SSL");
       assertThat(result.error()).doesNotContain("secret");
+    }
+  }
+
+  private static void answerPlainHttp(ServerSocket listener) {
+    while (!listener.isClosed()) {
+      try (Socket socket = listener.accept()) {
+        InputStream in = socket.getInputStream();
+        in.read(new byte[512]); // the start of the ClientHello
+        OutputStream out = socket.getOutputStream();
+        out.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes());
+        out.flush();
+        socket.shutdownOutput();
+        socket.setSoTimeout(30_000);
+        while (in.read(new byte[512]) >= 0) {
+          // drain until the client closes
+        }
+      } catch (IOException e) {
+        // the listener closed at the end of the test, or the client went away
+      }
     }
   }
 
