@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Target management: list, read, add, update, enable, disable and delete. Every route needs the
- * bearer token (see {@link HttpApi}); definitions are shown with URL credentials, query values and
- * fragments redacted.
+ * bearer token (see {@link HttpApi}); definitions are shown with URL credentials, query values,
+ * fragments and inline header values redacted. A definition sent here may not read header values
+ * from files ({@code valueFile}): only the targets file may.
  */
 final class TargetRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(TargetRoutes.class);
@@ -106,6 +107,11 @@ final class TargetRoutes {
     if (spec.heartbeat() != null) {
       target.put("heartbeat", spec.heartbeat().toMillis() + "ms");
     }
+    // Checks beyond the status code, as written; inline header values are never shown.
+    spec.checks()
+        .redactedJson()
+        .fields()
+        .forEachRemaining(f -> target.put(f.getKey(), f.getValue()));
     return target;
   }
 

@@ -1,9 +1,7 @@
 package dev.vigil.monitor.probe;
 
-import dev.vigil.monitor.target.StatusCodes;
-import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
-import java.net.URI;
+import dev.vigil.monitor.target.TargetStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,6 +19,8 @@ import java.util.UUID;
  * whole intervals from the previous due time, so the schedule does not drift with probe latency.
  */
 final class Leases {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Leases.class);
+
   /**
    * A claimed target: what to probe, the token needed to release it, and the {@code result_order}
    * number the claim took (the result's place in the service's order).
@@ -29,15 +29,13 @@ final class Leases {
 
   private static final String CLAIM =
       ScheduleClaims.sql(
-          "t.enabled and t.kind = 'http' and s.next_due_at <= now()",
+          "t.enabled and t.kind in ('http', 'tcp', 'dns') and s.next_due_at <= now()",
           """
           make_interval(secs => greatest(?,
                    (t.timeout_ms + t.connect_timeout_ms) / 1000.0 + ?))""",
           """
-          t.name, t.url, t.method, t.interval_ms, t.timeout_ms, t.connect_timeout_ms,
-                    t.accepted_status, t.failure_threshold, t.recovery_threshold, t.follow_redirects,
-                    (extract(epoch from (s.lease_until - now())) * 1000)::bigint,
-                    nextval('result_order')""");
+          t.*, (extract(epoch from (s.lease_until - now())) * 1000)::bigint as lease_ms,
+                    nextval('result_order') as claim_order""");
 
   private static final String RELEASE =
       """
@@ -73,9 +71,20 @@ final class Leases {
       statement.setDouble(5, margin.toMillis() / 1000.0);
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          long leaseMillis = rs.getLong(11);
+          long leaseMillis = rs.getLong("lease_ms");
+          TargetSpec target;
+          try {
+            target = TargetStore.fromRow(rs);
+          } catch (RuntimeException e) {
+            // A row no longer readable (e.g. a rule tightened since it was stored) must not stop
+            // the others of the batch: its lease expires and it is tried again then.
+            LOG.warn(
+                "claimed target unreadable target={} error={}", rs.getString("name"), e.toString());
+            continue;
+          }
           claims.add(
-              new Claim(target(rs), token, claimedAt + leaseMillis * 1_000_000, rs.getLong(12)));
+              new Claim(
+                  target, token, claimedAt + leaseMillis * 1_000_000, rs.getLong("claim_order")));
         }
       }
     }
@@ -119,18 +128,5 @@ final class Leases {
       statement.setString(1, owner);
       return statement.executeUpdate();
     }
-  }
-
-  private static TargetSpec target(ResultSet rs) throws SQLException {
-    return TargetSpec.builder(rs.getString(1), TargetKind.HTTP)
-        .url(URI.create(rs.getString(2)))
-        .method(rs.getString(3))
-        .interval(Duration.ofMillis(rs.getInt(4)))
-        .timeout(Duration.ofMillis(rs.getInt(5)))
-        .connectTimeout(Duration.ofMillis(rs.getInt(6)))
-        .acceptedStatus(new StatusCodes(rs.getString(7)))
-        .thresholds(rs.getInt(8), rs.getInt(9))
-        .followRedirects(rs.getBoolean(10))
-        .build();
   }
 }

@@ -1,6 +1,10 @@
 package dev.vigil.monitor.probe;
 
 import dev.vigil.monitor.alert.ProbeResult;
+import dev.vigil.monitor.alert.ProbeStatus;
+import dev.vigil.monitor.alert.ResultSource;
+import dev.vigil.monitor.target.Checks;
+import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,21 +26,30 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
 
 /**
- * Probes one HTTP target with the JDK {@link HttpClient}, outside any transaction. The connect
- * timeout and the response timeout are the target's own; redirects are followed only when the
- * target asks; at most {@link #BODY_LIMIT} bytes of the body are read. Every failure (DNS, connect,
- * TLS, timeout, unaccepted status) is a DOWN result with a short reason that never contains the
- * URL's credentials, path or query string. {@link #probe} blocks; call it on a virtual thread.
+ * Probes one target outside any transaction: HTTP with the JDK {@link HttpClient}, TCP by opening a
+ * connection, DNS by resolving the name ({@link NetworkChecks}). The connect timeout and the
+ * response timeout are the target's own; redirects are followed only when the target asks; at most
+ * {@link #BODY_LIMIT} bytes of a body are read, or {@link #BODY_CHECK_LIMIT} when the target has
+ * body conditions. Every failure (DNS, connect, TLS, timeout, unaccepted status, a body or
+ * certificate condition, the latency budget) is a DOWN result with a short reason that never
+ * contains the URL's credentials, path or query string, nor a header value. {@link #probe} blocks;
+ * call it on a virtual thread.
  */
 public final class Prober implements AutoCloseable {
-  /** Body bytes read at most; the verdict depends on the status only. */
+  /** Body bytes read at most when the verdict depends on the status only. */
   static final long BODY_LIMIT = 16 * 1024;
+
+  /** Body bytes read and checked at most when the target has body conditions (a hard cap). */
+  public static final long BODY_CHECK_LIMIT = 64 * 1024;
 
   private record ClientKey(Duration connectTimeout, boolean followRedirects) {}
 
   private final Map<ClientKey, HttpClient> clients = new ConcurrentHashMap<>();
+  private final NetworkChecks network = new NetworkChecks();
+  private final SSLContext tls;
   private final String userAgent;
   private final Clock clock;
   private final Timer latency;
@@ -43,6 +57,12 @@ public final class Prober implements AutoCloseable {
   private final Counter down;
 
   public Prober(String userAgent, Clock clock, MeterRegistry registry) {
+    this(userAgent, clock, registry, defaultTls());
+  }
+
+  /** A prober that verifies certificates with {@code tls} (tests: a CA made in the test). */
+  Prober(String userAgent, Clock clock, MeterRegistry registry, SSLContext tls) {
+    this.tls = tls;
     this.userAgent = userAgent;
     this.clock = clock;
     this.latency =
@@ -66,28 +86,83 @@ public final class Prober implements AutoCloseable {
   public ProbeResult probe(TargetSpec target) {
     Instant startedAt = clock.instant();
     long start = System.nanoTime();
-    ProbeResult result = exchange(target, startedAt, start);
+    ProbeResult result =
+        switch (target.kind()) {
+          case TCP, DNS -> network(target, startedAt, start);
+          default -> exchange(target, startedAt, start);
+        };
+    result = withinBudget(target, result);
     latency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-    (result.status() == dev.vigil.monitor.alert.ProbeStatus.UP ? up : down).increment();
+    (result.status() == ProbeStatus.UP ? up : down).increment();
     return result;
+  }
+
+  /** Slower than the target's latency budget is DOWN, whatever else the probe found. */
+  private static ProbeResult withinBudget(TargetSpec target, ProbeResult result) {
+    Duration budget = target.checks().maxLatency();
+    if (budget == null
+        || result.status() != ProbeStatus.UP
+        || result.latencyMs() <= budget.toMillis()) {
+      return result;
+    }
+    return ProbeResult.down(
+        result.service(),
+        result.startedAt(),
+        result.latencyMs(),
+        result.httpStatus(),
+        "latency " + result.latencyMs() + "ms over budget " + budget.toMillis() + "ms");
+  }
+
+  private ProbeResult network(TargetSpec target, Instant startedAt, long start) {
+    // The connect timeout bounds a TCP connect (name lookup included); the timeout a DNS lookup.
+    Duration budget = target.kind() == TargetKind.TCP ? target.connectTimeout() : target.timeout();
+    try {
+      String problem =
+          target.kind() == TargetKind.TCP
+              ? network.tcp(target, budget.toNanos())
+              : network.dns(target, budget.toNanos());
+      return problem == null
+          ? new ProbeResult(
+              target.name(),
+              ProbeStatus.UP,
+              startedAt,
+              elapsed(start),
+              null,
+              null,
+              ResultSource.PROBE,
+              null)
+          : ProbeResult.down(target.name(), startedAt, elapsed(start), null, problem);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ProbeResult.down(target.name(), startedAt, elapsed(start), null, "probe interrupted");
+    }
   }
 
   private ProbeResult exchange(TargetSpec target, Instant startedAt, long start) {
     URI url = target.url();
     HttpClient client =
         clients.computeIfAbsent(
-            new ClientKey(target.connectTimeout(), target.followRedirects()), Prober::newClient);
+            new ClientKey(target.connectTimeout(), target.followRedirects()), this::newClient);
+    Checks checks = target.checks();
     HttpRequest.Builder request =
         HttpRequest.newBuilder(withoutUserInfo(url))
             .timeout(target.timeout())
             .header("User-Agent", userAgent)
-            .method(target.method(), HttpRequest.BodyPublishers.noBody());
+            .method(
+                target.method(),
+                checks.body() == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(checks.body()));
     if (url.getRawUserInfo() != null) {
       request.header(
           "Authorization",
           "Basic "
               + Base64.getEncoder()
                   .encodeToString(url.getUserInfo().getBytes(StandardCharsets.UTF_8)));
+    }
+    String headerProblem = RequestHeaders.apply(checks.headers(), request);
+    if (headerProblem != null) {
+      return ProbeResult.down(target.name(), startedAt, elapsed(start), null, headerProblem);
     }
     // Connect and response-header timeouts are enforced by the client; this outer bound also
     // covers a body that trickles in.
@@ -99,18 +174,28 @@ public final class Prober implements AutoCloseable {
       return ProbeResult.down(
           target.name(), startedAt, elapsed(start), null, FailureReasons.timeout(deadline));
     }
-    CompletableFuture<HttpResponse<Void>> exchange =
-        client.sendAsync(request.build(), BoundedDiscard.handler(BODY_LIMIT));
+    boolean keep = checks.needsBody();
+    long limit = keep ? BODY_CHECK_LIMIT : BODY_LIMIT;
+    CompletableFuture<HttpResponse<BoundedBody.Body>> exchange =
+        client.sendAsync(request.build(), BoundedBody.handler(limit, keep));
     try {
-      HttpResponse<Void> response = exchange.get(budget, TimeUnit.NANOSECONDS);
+      HttpResponse<BoundedBody.Body> response = exchange.get(budget, TimeUnit.NANOSECONDS);
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       int status = response.statusCode();
-      if (target.acceptedStatus().accepts(status)) {
-        return ProbeResult.up(target.name(), startedAt, millis, status);
+      if (!target.acceptedStatus().accepts(status)) {
+        boolean redirect = status >= 300 && status < 400 && !target.followRedirects();
+        return ProbeResult.down(
+            target.name(), startedAt, millis, status, FailureReasons.status(status, redirect));
       }
-      boolean redirect = status >= 300 && status < 400 && !target.followRedirects();
-      return ProbeResult.down(
-          target.name(), startedAt, millis, status, FailureReasons.status(status, redirect));
+      String problem = ResponseChecks.bodyProblem(checks, response.body(), limit);
+      if (problem == null) {
+        problem =
+            ResponseChecks.tlsProblem(
+                checks, response.sslSession(), clock.instant(), FailureReasons.endpoint(url));
+      }
+      return problem == null
+          ? ProbeResult.up(target.name(), startedAt, millis, status)
+          : ProbeResult.down(target.name(), startedAt, millis, status, problem);
     } catch (TimeoutException e) {
       exchange.cancel(true);
       return ProbeResult.down(
@@ -133,9 +218,18 @@ public final class Prober implements AutoCloseable {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
   }
 
-  private static HttpClient newClient(ClientKey key) {
+  private static SSLContext defaultTls() {
+    try {
+      return SSLContext.getDefault();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JDK has no default TLS context", e);
+    }
+  }
+
+  private HttpClient newClient(ClientKey key) {
     return HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
+        .sslContext(tls)
         .connectTimeout(key.connectTimeout())
         .followRedirects(
             key.followRedirects() ? HttpClient.Redirect.NORMAL : HttpClient.Redirect.NEVER)
@@ -158,5 +252,6 @@ public final class Prober implements AutoCloseable {
   public void close() {
     clients.values().forEach(HttpClient::shutdownNow);
     clients.clear();
+    network.close();
   }
 }

@@ -25,6 +25,21 @@ import java.util.Set;
  *     failureThreshold: 3
  *   - name: nightly-batch
  *     type: push
+ *   - name: search
+ *     url: https://search.internal/api/query
+ *     method: POST
+ *     headers:
+ *       Content-Type: application/json
+ *       Authorization: {valueFile: /run/secrets/search-token}
+ *     body: '{"q": "health"}'
+ *     maxLatency: 800ms
+ *     jsonEquals: {/status: green}
+ *     tlsExpiryDays: 14
+ *   - name: postgres
+ *     url: tcp://db.internal:5432
+ *   - name: api-dns
+ *     url: dns://api.example.com
+ *     expectAddress: 10.0.0.7
  * </pre>
  *
  * Every problem is an {@link InvalidTargetException} naming the file, the target and the field.
@@ -62,7 +77,7 @@ public final class TargetFile {
     Set<String> names = new HashSet<>();
     int position = 1;
     for (JsonNode element : list) {
-      TargetSpec spec = TargetParser.parse(source, "#" + position, element, null);
+      TargetSpec spec = TargetParser.parse(source, "#" + position, element, null, true);
       if (!names.add(spec.name())) {
         throw new InvalidTargetException(
             source, "#" + position + " '" + spec.name() + "'", "name", "is declared twice");

@@ -1,5 +1,7 @@
 package dev.vigil.monitor.target;
 
+import static dev.vigil.monitor.target.CheckFields.printable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.ServiceNames;
 import java.net.URI;
@@ -28,7 +30,7 @@ public final class TargetParser {
   static final Duration MIN_HEARTBEAT = Duration.ofSeconds(1);
   static final Duration MAX_HEARTBEAT = Duration.ofDays(7);
 
-  private static final Set<String> FIELDS =
+  private static final Set<String> BASE_FIELDS =
       Set.of(
           "name",
           "type",
@@ -43,16 +45,27 @@ public final class TargetParser {
           "followRedirects",
           "enabled",
           "heartbeat");
+  private static final Set<String> FIELDS = union(BASE_FIELDS, CheckFields.NAMES);
+  private static final Set<String> METHODS =
+      Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m|h)");
 
   private final String source;
   private final String label;
   private final JsonNode node;
+  private final boolean filesAllowed;
 
-  private TargetParser(String source, String label, JsonNode node) {
+  private TargetParser(String source, String label, JsonNode node, boolean filesAllowed) {
     this.source = source;
     this.label = label;
     this.node = node;
+    this.filesAllowed = filesAllowed;
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new java.util.HashSet<>(a);
+    all.addAll(b);
+    return Set.copyOf(all);
   }
 
   /**
@@ -63,6 +76,17 @@ public final class TargetParser {
    * @param forcedName the name from the URL path (API updates), or null
    */
   public static TargetSpec parse(String source, String position, JsonNode node, String forcedName) {
+    return parse(source, position, node, forcedName, false);
+  }
+
+  /**
+   * Parses one definition, as {@link #parse(String, String, JsonNode, String)}; {@code
+   * filesAllowed} lets header values come from files ({@code valueFile}), which only the targets
+   * file may do: a definition sent through the API must not make the monitor read its host's files
+   * and send them to a URL of the sender's choice.
+   */
+  public static TargetSpec parse(
+      String source, String position, JsonNode node, String forcedName, boolean filesAllowed) {
     if (node == null || !node.isObject()) {
       throw new InvalidTargetException(source, position, null, "must be a mapping of fields");
     }
@@ -73,7 +97,7 @@ public final class TargetParser {
     } else if (forcedName != null) {
       label = "'" + forcedName + "'";
     }
-    return new TargetParser(source, label, node).parse(forcedName);
+    return new TargetParser(source, label, node, filesAllowed).parse(forcedName);
   }
 
   private TargetSpec parse(String forcedName) {
@@ -89,24 +113,42 @@ public final class TargetParser {
     String type = text("type", null);
     URI url = url();
     TargetKind kind;
+    TargetKind byUrl = url == null ? TargetKind.PUSH : TargetUrls.kindOf(url);
     if (type == null) {
-      kind = url == null ? TargetKind.PUSH : TargetKind.HTTP;
+      kind = byUrl;
     } else {
-      switch (type.toLowerCase(Locale.ROOT)) {
-        case "http" -> kind = TargetKind.HTTP;
-        case "push" -> kind = TargetKind.PUSH;
-        default -> throw invalid("type", "must be http or push, was '" + type + "'");
-      }
+      kind =
+          switch (type.toLowerCase(Locale.ROOT)) {
+            case "http" -> TargetKind.HTTP;
+            case "push" -> TargetKind.PUSH;
+            case "tcp" -> TargetKind.TCP;
+            case "dns" -> TargetKind.DNS;
+            default ->
+                throw invalid(
+                    "type", "must be http, tcp, dns or push, was '" + printable(type) + "'");
+          };
     }
-    if (kind == TargetKind.HTTP && url == null) {
-      throw invalid("url", "is required for an http target");
+    if (kind != TargetKind.PUSH && url == null) {
+      throw invalid("url", "is required for a " + kind.column() + " target");
     }
     if (kind == TargetKind.PUSH && url != null) {
       throw invalid("url", "a push target is not probed, so it takes no url");
     }
+    if (kind != byUrl) {
+      throw invalid("url", "a " + kind.column() + " target needs " + TargetUrls.example(kind));
+    }
     String method = text("method", "GET").toUpperCase(Locale.ROOT);
-    if (!method.equals("GET") && !method.equals("HEAD")) {
-      throw invalid("method", "must be GET or HEAD, was '" + method + "'");
+    if (!METHODS.contains(method)) {
+      throw invalid(
+          "method",
+          "must be one of "
+              + String.join(", ", METHODS.stream().sorted().toList())
+              + ", was '"
+              + printable(method)
+              + "'");
+    }
+    if (kind != TargetKind.HTTP && node.has("method")) {
+      throw invalid("method", "applies to http targets only");
     }
     Duration interval = duration("interval", DEFAULT_INTERVAL, MIN_INTERVAL, MAX_INTERVAL);
     Duration timeout = duration("timeout", DEFAULT_TIMEOUT, MIN_TIMEOUT, MAX_TIMEOUT);
@@ -122,6 +164,7 @@ public final class TargetParser {
       throw invalid(
           "heartbeat", "only a push target takes a heartbeat (an http target is probed instead)");
     }
+    Checks checks = new CheckFields(this, node, filesAllowed).read(kind, method, url, timeout);
     return TargetSpec.builder(name, kind)
         .url(url)
         .method(method)
@@ -135,7 +178,24 @@ public final class TargetParser {
         .followRedirects(bool("followRedirects", false))
         .enabled(bool("enabled", true))
         .heartbeat(heartbeat)
+        .checks(checks)
         .build();
+  }
+
+  /**
+   * Reads the checks of a stored target back (the form {@link CheckFields#write} wrote), with the
+   * same validation as a new definition; files are allowed, the definition was accepted when
+   * stored.
+   */
+  static Checks storedChecks(
+      String name,
+      JsonNode stored,
+      TargetKind kind,
+      String method,
+      java.net.URI url,
+      Duration timeout) {
+    TargetParser parser = new TargetParser("stored target", "'" + name + "'", stored, true);
+    return new CheckFields(parser, stored, true).read(kind, method, url, timeout);
   }
 
   private String name(String forcedName) {
@@ -166,12 +226,9 @@ public final class TargetParser {
     } catch (URISyntaxException e) {
       throw invalid("url", "is not a valid URL: " + e.getReason());
     }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw invalid("url", "must start with http:// or https://");
-    }
-    if (uri.getHost() == null) {
-      throw invalid("url", "has no host");
+    String problem = TargetUrls.problem(uri);
+    if (problem != null) {
+      throw invalid("url", problem);
     }
     return uri;
   }
@@ -210,10 +267,16 @@ public final class TargetParser {
     if (text.isEmpty()) {
       throw invalid(field, "must not be empty");
     }
+    if (text.length() > 2048) {
+      throw invalid(field, "longer than 2048 characters");
+    }
+    if (!printable(text).equals(text)) {
+      throw invalid(field, "contains control characters (NUL, CR, LF, ...)");
+    }
     return text;
   }
 
-  private int integer(String field, int fallback, int min, int max) {
+  int integer(String field, int fallback, int min, int max) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -239,7 +302,7 @@ public final class TargetParser {
     return value.asBoolean();
   }
 
-  private Duration duration(String field, Duration fallback, Duration min, Duration max) {
+  Duration duration(String field, Duration fallback, Duration min, Duration max) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -277,7 +340,7 @@ public final class TargetParser {
         : duration.toSeconds() + "s";
   }
 
-  private InvalidTargetException invalid(String field, String reason) {
+  InvalidTargetException invalid(String field, String reason) {
     return new InvalidTargetException(source, label, field, reason);
   }
 }

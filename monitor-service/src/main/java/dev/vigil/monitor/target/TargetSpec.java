@@ -10,9 +10,10 @@ import java.util.Objects;
  * name; the compact constructor re-checks the invariants every other part relies on.
  *
  * @param name normalized service name
- * @param kind probed over HTTP or pushed
- * @param url what to probe (HTTP only; null for PUSH)
- * @param method GET or HEAD
+ * @param kind probed over HTTP, TCP or DNS, or pushed
+ * @param url what to probe ({@code http(s)://…}, {@code tcp://host:port}, {@code dns://name}; null
+ *     for PUSH)
+ * @param method the HTTP method (GET for the other kinds)
  * @param interval time between probe starts (also the expected push cadence)
  * @param timeout time allowed for the response headers after connecting
  * @param connectTimeout time allowed to connect (DNS, TCP, TLS)
@@ -24,6 +25,8 @@ import java.util.Objects;
  * @param heartbeat PUSH only, optional: how often the external checker promises to report; when no
  *     result arrives within it (plus the monitor's grace) the monitor records a DOWN result. Null:
  *     silence is not watched.
+ * @param checks what the probe sends and demands beyond the status code ({@link Checks#NONE}: a
+ *     plain status-code check)
  */
 public record TargetSpec(
     String name,
@@ -38,7 +41,8 @@ public record TargetSpec(
     int recoveryThreshold,
     boolean followRedirects,
     boolean enabled,
-    Duration heartbeat) {
+    Duration heartbeat,
+    Checks checks) {
 
   public TargetSpec {
     if (!ServiceNames.isValid(name)) {
@@ -50,8 +54,9 @@ public record TargetSpec(
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(acceptedStatus, "acceptedStatus");
-    if (kind == TargetKind.HTTP && url == null) {
-      throw new IllegalArgumentException("an http target needs a url");
+    Objects.requireNonNull(checks, "checks");
+    if (kind.probed() && url == null) {
+      throw new IllegalArgumentException("a " + kind.column() + " target needs a url");
     }
     if (timeout.compareTo(interval) > 0) {
       throw new IllegalArgumentException("timeout must not exceed interval");
@@ -92,7 +97,8 @@ public record TargetSpec(
         .thresholds(failureThreshold, recoveryThreshold)
         .followRedirects(followRedirects)
         .enabled(enabled)
-        .heartbeat(heartbeat);
+        .heartbeat(heartbeat)
+        .checks(checks);
   }
 
   /** A copy with other thresholds. */
@@ -120,6 +126,7 @@ public record TargetSpec(
     private boolean followRedirects;
     private boolean enabled = true;
     private Duration heartbeat;
+    private Checks checks = Checks.NONE;
 
     private Builder(String name, TargetKind kind) {
       this.name = name;
@@ -178,6 +185,11 @@ public record TargetSpec(
       return this;
     }
 
+    public Builder checks(Checks checks) {
+      this.checks = checks;
+      return this;
+    }
+
     /** The target; throws IllegalArgumentException or NullPointerException as the record does. */
     public TargetSpec build() {
       return new TargetSpec(
@@ -193,7 +205,8 @@ public record TargetSpec(
           recoveryThreshold,
           followRedirects,
           enabled,
-          heartbeat);
+          heartbeat,
+          checks);
     }
   }
 }

@@ -1,5 +1,8 @@
 package dev.vigil.monitor.target;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.db.Database;
 import dev.vigil.monitor.alert.IncidentCloser;
@@ -24,13 +27,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class TargetStore {
   private static final Logger LOG = LoggerFactory.getLogger(TargetStore.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final String UPSERT =
       """
       insert into targets (name, kind, url, method, interval_ms, timeout_ms, connect_timeout_ms,
                            accepted_status, failure_threshold, recovery_threshold,
-                           follow_redirects, enabled, source, heartbeat_ms)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           follow_redirects, enabled, source, heartbeat_ms, checks)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
       on conflict (name) do update
          set kind = excluded.kind, url = excluded.url, method = excluded.method,
              interval_ms = excluded.interval_ms, timeout_ms = excluded.timeout_ms,
@@ -39,7 +43,8 @@ public final class TargetStore {
              failure_threshold = excluded.failure_threshold,
              recovery_threshold = excluded.recovery_threshold,
              follow_redirects = excluded.follow_redirects, enabled = excluded.enabled,
-             source = excluded.source, heartbeat_ms = excluded.heartbeat_ms, updated_at = now()
+             source = excluded.source, heartbeat_ms = excluded.heartbeat_ms,
+             checks = excluded.checks, updated_at = now()
       """;
 
   // Every change of a target takes the service's alert_state row lock first, before any lock on
@@ -312,6 +317,7 @@ public final class TargetStore {
       } else {
         statement.setInt(14, (int) target.heartbeat().toMillis());
       }
+      statement.setString(15, CheckFields.write(target.checks(), false).toString());
       statement.executeUpdate();
     }
     try (PreparedStatement statement =
@@ -350,13 +356,27 @@ public final class TargetStore {
     }
   }
 
-  private static TargetSpec fromRow(ResultSet rs) throws SQLException {
+  /**
+   * The target in the current row of {@code rs}, which has every column of {@code targets} (e.g.
+   * {@code select t.*}); the stored checks pass the same validation as a new definition.
+   */
+  public static TargetSpec fromRow(ResultSet rs) throws SQLException {
+    String name = rs.getString("name");
     String url = rs.getString("url");
-    return TargetSpec.builder(rs.getString("name"), TargetKind.fromColumn(rs.getString("kind")))
-        .url(url == null ? null : URI.create(url))
+    TargetKind kind = TargetKind.fromColumn(rs.getString("kind"));
+    URI uri = url == null ? null : URI.create(url);
+    Duration timeout = Duration.ofMillis(rs.getInt("timeout_ms"));
+    JsonNode stored;
+    try {
+      stored = JSON.readTree(rs.getString("checks"));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("stored checks of target " + name + " are not JSON", e);
+    }
+    return TargetSpec.builder(name, kind)
+        .url(uri)
         .method(rs.getString("method"))
         .interval(Duration.ofMillis(rs.getInt("interval_ms")))
-        .timeout(Duration.ofMillis(rs.getInt("timeout_ms")))
+        .timeout(timeout)
         .connectTimeout(Duration.ofMillis(rs.getInt("connect_timeout_ms")))
         .acceptedStatus(new StatusCodes(rs.getString("accepted_status")))
         .thresholds(rs.getInt("failure_threshold"), rs.getInt("recovery_threshold"))
@@ -366,6 +386,7 @@ public final class TargetStore {
             rs.getObject("heartbeat_ms") == null
                 ? null
                 : Duration.ofMillis(rs.getInt("heartbeat_ms")))
+        .checks(TargetParser.storedChecks(name, stored, kind, rs.getString("method"), uri, timeout))
         .build();
   }
 }
