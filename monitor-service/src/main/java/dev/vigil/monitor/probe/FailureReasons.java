@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
+import java.security.cert.CertificateException;
 import java.time.Duration;
 import javax.net.ssl.SSLException;
 
@@ -41,6 +42,10 @@ final class FailureReasons {
     }
     if (has(error, UnresolvedAddressException.class) || has(error, UnknownHostException.class)) {
       return "DNS: cannot resolve " + url.getHost();
+    }
+    if (has(error, CertificateException.class)) {
+      // Untrusted issuer, self-signed, expired, or a name the certificate does not cover.
+      return "TLS: certificate of " + endpoint + " does not verify";
     }
     if (has(error, SSLException.class)) {
       return "TLS: handshake with "
