@@ -73,6 +73,7 @@ public final class BenchMain {
     m.put(Cases.IDLE_OUTBOX, "dev.vigil.bench.relay.IdleOutboxSuite");
     m.put(Cases.RECORDER, "dev.vigil.bench.recorder.RecorderSuite");
     m.put(Cases.PROBING, "dev.vigil.bench.probing.ProbingSuite");
+    m.put(Cases.PROBING_MIXED, "dev.vigil.bench.probing.MixedProbingSuite");
     m.put(Cases.E2E, "dev.vigil.bench.delivery.EndToEndSuite");
     m.put(Cases.NOTIFIER, "dev.vigil.bench.delivery.NotifierSuite");
     return m;

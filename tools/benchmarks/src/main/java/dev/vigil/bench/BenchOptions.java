@@ -36,6 +36,7 @@ public record BenchOptions(
           "idle-outbox",
           "recorder",
           "probing",
+          "probing-mixed",
           "e2e",
           "notifier");
 

@@ -15,6 +15,8 @@ public final class Cases {
   public static final String RECORDER = "recorder";
   public static final String PROBING = "probing";
   public static final String PROBING_CASE = "10000 targets every 10 s";
+  public static final String PROBING_MIXED = "probing-mixed";
+  public static final String PROBING_MIXED_CASE = "mixed http+body / tcp / dns every 10 s";
   public static final String E2E = "e2e";
   public static final String E2E_CASE = "FAILED @1000/s";
   public static final String NOTIFIER = "notifier";

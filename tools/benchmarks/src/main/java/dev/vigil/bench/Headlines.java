@@ -105,6 +105,12 @@ final class Headlines {
             1_000));
     sink.accept(
         Headline.atMost(
+            "probing mixed targets (http+body checks, tcp, dns) at 10 s: schedule lag p99",
+            r.metric(Cases.PROBING_MIXED, Cases.PROBING_MIXED_CASE, "lag_p99_ms"),
+            "ms",
+            1_000));
+    sink.accept(
+        Headline.atMost(
             "end to end FAILED commit → receiver p99 at 1,000/s",
             r.metric(Cases.E2E, Cases.E2E_CASE, "p99_ms"),
             "ms",

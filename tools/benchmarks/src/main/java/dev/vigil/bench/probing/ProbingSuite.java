@@ -2,17 +2,10 @@ package dev.vigil.bench.probing;
 
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
-import dev.vigil.bench.CpuMeter;
 import dev.vigil.bench.Suite;
-import dev.vigil.bench.outbox.Clocks;
-import dev.vigil.bench.outbox.OutboxRun;
-import dev.vigil.kit.Settings;
-import dev.vigil.monitor.MonitorConfig;
-import dev.vigil.monitor.MonitorService;
 import dev.vigil.monitor.target.TargetKind;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -20,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +34,6 @@ public final class ProbingSuite implements Suite {
   @Override
   public void run(BenchContext ctx) throws Exception {
     DataSource db = ctx.infra().monitorDatabase("bench_probing", 2);
-    Duration warmup = ctx.options().quick() ? Duration.ofSeconds(15) : Duration.ofSeconds(20);
-    Duration window = ctx.options().quick() ? Duration.ofSeconds(10) : Duration.ofSeconds(30);
     try (TargetServer server = new TargetServer(TARGETS)) {
       List<TargetSpec> targets = new ArrayList<>();
       for (int i = 0; i < TARGETS; i++) {
@@ -56,76 +46,48 @@ public final class ProbingSuite implements Suite {
                 .thresholds(3, 1)
                 .build());
       }
-      new TargetStore(db).upsertAll(targets, TargetStore.Source.API);
-      // The first due times are spread over the next interval from now; move them past the
-      // monitor's start so the measurement sees the steady state, not a start-up backlog.
-      try (Connection c = db.getConnection();
-          Statement s = c.createStatement()) {
-        s.executeUpdate(
-            "update probe_schedule set next_due_at = next_due_at + interval '10 seconds'");
-      }
-      long[] firstDue = firstDue(db);
-      Map<String, String> env = new HashMap<>();
-      env.put("VIGIL_DB_URL", ctx.infra().jdbcUrl("bench_probing"));
-      env.put("VIGIL_DB_USER", "postgres");
-      env.put("VIGIL_HTTP_PORT", "0");
-      env.put("VIGIL_MONITOR_API_TOKEN", "bench-token");
-      env.put("VIGIL_INSTANCE_ID", "bench-monitor");
-      // Default settings; -Dbench.probing.pool=N only for experiments on the bottleneck.
-      String pool = System.getProperty("bench.probing.pool");
-      if (pool != null) {
-        env.put("VIGIL_DB_POOL_SIZE", pool);
-      }
-      try (MonitorService monitor = MonitorService.start(new MonitorConfig(new Settings(env)))) {
-        OutboxRun.sleep(warmup.toMillis());
-        long from = Clocks.nowMicros();
-        double cpu0 = CpuMeter.processCpuSeconds();
-        double pg0 = CpuMeter.postgresCpuSeconds(ctx.infra().postgresDataDir());
-        long heapMax = 0;
-        long until = System.nanoTime() + window.toNanos();
-        while (System.nanoTime() < until) {
-          heapMax = Math.max(heapMax, heapUsed());
-          OutboxRun.sleep(250);
-        }
-        long to = Clocks.nowMicros();
-        Map<String, Double> metricsAtEnd = MonitorMetrics.scrape(monitor.httpPort());
-        double cpu = CpuMeter.processCpuSeconds() - cpu0;
-        double pg = CpuMeter.postgresCpuSeconds(ctx.infra().postgresDataDir()) - pg0;
-        double seconds = (to - from) / 1e6;
-        Histogram lag = new Histogram(3_600_000_000L, 3);
-        long probes = 0;
-        for (int i = 0; i < TARGETS; i++) {
-          for (long at : server.arrivals(i)) {
-            if (at >= from && at < to) {
-              probes++;
-              lag.recordValue(Math.floorMod(at - firstDue[i], INTERVAL_MICROS));
-            }
+      long[] firstDue = store(db, targets);
+      ProbingWindow run = ProbingWindow.measure(ctx, "bench_probing");
+      Histogram lag = new Histogram(3_600_000_000L, 3);
+      long probes = 0;
+      for (int i = 0; i < TARGETS; i++) {
+        for (long at : server.arrivals(i)) {
+          if (at >= run.fromMicros() && at < run.toMicros()) {
+            probes++;
+            lag.recordValue(Math.floorMod(at - firstDue[i], INTERVAL_MICROS));
           }
         }
-        System.gc();
-        Map<String, Double> m = new LinkedHashMap<>();
-        m.put("events_per_s", probes / seconds);
-        m.put("expected_per_s", TARGETS * 1e6 / INTERVAL_MICROS);
-        m.put("lag_p50_ms", lag.getValueAtPercentile(50) / 1000.0);
-        m.put("lag_p99_ms", lag.getValueAtPercentile(99) / 1000.0);
-        m.put("lag_max_ms", lag.getMaxValue() / 1000.0);
-        m.put("jvm_cpu_cores", cpu / seconds);
-        m.put("pg_cpu_cores", pg / seconds);
-        m.put("heap_max_mib", heapMax / 1048576.0);
-        m.put("heap_after_gc_mib", heapUsed() / 1048576.0);
-        m.putAll(metricsAtEnd);
-        ctx.addOneRun(
-            NAME,
-            CASE,
-            m,
-            "one run; lag wraps at 10 s (a probe later than that shows as missing);"
-                + " JVM CPU/heap include the target server and the idle broker");
       }
+      Map<String, Double> m = new LinkedHashMap<>();
+      m.put("events_per_s", probes / run.seconds());
+      m.put("expected_per_s", TARGETS * 1e6 / INTERVAL_MICROS);
+      m.put("lag_p50_ms", lag.getValueAtPercentile(50) / 1000.0);
+      m.put("lag_p99_ms", lag.getValueAtPercentile(99) / 1000.0);
+      m.put("lag_max_ms", lag.getMaxValue() / 1000.0);
+      m.putAll(run.metrics());
+      ctx.addOneRun(
+          NAME,
+          CASE,
+          m,
+          "one run; lag wraps at 10 s (a probe later than that shows as missing);"
+              + " JVM CPU/heap include the target server and the idle broker");
     }
   }
 
-  private static long[] firstDue(DataSource db) throws SQLException {
-    long[] due = new long[TARGETS];
+  /**
+   * Stores {@code targets} (named {@code t-<index>}, every 10 s) and returns the first due time
+   * (epoch µs) of each by index.
+   */
+  static long[] store(DataSource db, List<TargetSpec> targets) throws SQLException {
+    new TargetStore(db).upsertAll(targets, TargetStore.Source.API);
+    // The first due times are spread over the next interval from now; move them past the
+    // monitor's start so the measurement sees the steady state, not a start-up backlog.
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
+      s.executeUpdate(
+          "update probe_schedule set next_due_at = next_due_at + interval '10 seconds'");
+    }
+    long[] due = new long[targets.size()];
     try (Connection c = db.getConnection();
         Statement s = c.createStatement();
         ResultSet rs =
@@ -137,9 +99,5 @@ public final class ProbingSuite implements Suite {
       }
     }
     return due;
-  }
-
-  private static long heapUsed() {
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 }

@@ -10,8 +10,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The probed services: one local HTTP server answering 200 on {@code /t/<index>} and recording, per
- * target, when each request arrived (epoch µs).
+ * The probed services: one local HTTP server answering 200 on {@code /t/<index>} (with {@code
+ * body}, or none) and recording, per target, when each request arrived (epoch µs).
  */
 final class TargetServer implements AutoCloseable {
   private final HttpServer server;
@@ -20,6 +20,11 @@ final class TargetServer implements AutoCloseable {
   private final int[] counts;
 
   TargetServer(int targets) {
+    this(targets, null);
+  }
+
+  TargetServer(int targets, String body) {
+    byte[] bytes = body == null ? null : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     this.arrivals = new long[targets][16];
     this.counts = new int[targets];
     try {
@@ -34,7 +39,12 @@ final class TargetServer implements AutoCloseable {
           String path = exchange.getRequestURI().getPath();
           record(Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)), at);
           exchange.getRequestBody().readAllBytes();
-          exchange.sendResponseHeaders(200, -1);
+          if (bytes == null) {
+            exchange.sendResponseHeaders(200, -1);
+          } else {
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+          }
           exchange.close();
         });
     server.setExecutor(executor);
