@@ -13,16 +13,13 @@ import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 @ExtendWith(VigilInfraExtension.class)
 class HttpApiIT {
-  private static final String TOKEN = "test-token-123";
+  private static final String TOKEN = TestMonitor.TOKEN;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
@@ -500,18 +497,7 @@ class HttpApiIT {
   }
 
   private static Map<String, String> settings(TestDatabase db, Path targetsFile) {
-    Map<String, String> values = new HashMap<>();
-    values.put("VIGIL_DB_URL", db.jdbcUrl());
-    values.put("VIGIL_DB_USER", db.user());
-    values.put("VIGIL_DB_PASSWORD", db.password());
-    values.put("VIGIL_HTTP_PORT", "0");
-    values.put("VIGIL_MONITOR_API_TOKEN", TOKEN);
-    values.put("VIGIL_DB_POOL_SIZE", "4");
-    values.put("VIGIL_MONITOR_SCHEDULER_ENABLED", "false");
-    if (targetsFile != null) {
-      values.put("VIGIL_MONITOR_TARGETS_FILE", targetsFile.toString());
-    }
-    return values;
+    return TestMonitor.settings(db, targetsFile, false);
   }
 
   private HttpResponse<String> push(String name, String status, Instant startedAt)
@@ -539,16 +525,6 @@ class HttpApiIT {
 
   private HttpResponse<String> send(String method, String path, String body, String token)
       throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.httpPort() + path))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return TestMonitor.send(http, service.httpPort(), method, path, body, token);
   }
 }

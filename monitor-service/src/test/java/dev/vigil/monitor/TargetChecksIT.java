@@ -13,9 +13,7 @@ import dev.vigil.monitor.target.TargetSpec;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(VigilInfraExtension.class)
 class TargetChecksIT {
-  private static final String TOKEN = "test-token-123";
   private static final String SECRET = "s3cr3t-key-value";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -110,7 +107,10 @@ class TargetChecksIT {
                         + " \"expectAddress\": \"10.0.0.7\", \"maxLatency\": \"50ms\"}")
                 .statusCode())
         .isEqualTo(201);
-    assertThat(get("/api/targets/db").at("/type").asText()).isEqualTo("tcp");
+    JsonNode tcp = get("/api/targets/db");
+    assertThat(tcp.at("/type").asText()).isEqualTo("tcp");
+    // What a read shows can be sent back unchanged.
+    assertThat(send("PUT", "/api/targets/db", tcp.toString()).statusCode()).isEqualTo(200);
     assertThat(get("/api/targets/dns").at("/expectAddress/0").asText()).isEqualTo("10.0.0.7");
   }
 
@@ -210,18 +210,7 @@ class TargetChecksIT {
   }
 
   private static Map<String, String> settings(TestDatabase db, Path targetsFile, boolean probe) {
-    Map<String, String> values = new HashMap<>();
-    values.put("VIGIL_DB_URL", db.jdbcUrl());
-    values.put("VIGIL_DB_USER", db.user());
-    values.put("VIGIL_DB_PASSWORD", db.password());
-    values.put("VIGIL_HTTP_PORT", "0");
-    values.put("VIGIL_MONITOR_API_TOKEN", TOKEN);
-    values.put("VIGIL_DB_POOL_SIZE", "4");
-    values.put("VIGIL_MONITOR_SCHEDULER_ENABLED", Boolean.toString(probe));
-    if (targetsFile != null) {
-      values.put("VIGIL_MONITOR_TARGETS_FILE", targetsFile.toString());
-    }
-    return values;
+    return TestMonitor.settings(db, targetsFile, probe);
   }
 
   private JsonNode get(String path) throws Exception {
@@ -231,14 +220,6 @@ class TargetChecksIT {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.httpPort() + path))
-            .header("Authorization", "Bearer " + TOKEN)
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return TestMonitor.send(http, service.httpPort(), method, path, body, TestMonitor.TOKEN);
   }
 }

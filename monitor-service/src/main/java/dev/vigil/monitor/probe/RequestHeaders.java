@@ -35,7 +35,7 @@ final class RequestHeaders {
               + MAX_FILE_BYTES
               + " bytes";
         }
-        if (!isHeaderValue(text)) {
+        if (!HeaderValue.isAllowed(text)) {
           return "header " + name + ": valueFile holds characters a header cannot carry";
         }
       }
@@ -57,15 +57,5 @@ final class RequestHeaders {
     } catch (IOException | SecurityException e) {
       return null;
     }
-  }
-
-  private static boolean isHeaderValue(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if ((c < 0x20 && c != '\t') || c == 0x7f) {
-        return false;
-      }
-    }
-    return true;
   }
 }

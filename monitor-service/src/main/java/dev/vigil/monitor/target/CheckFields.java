@@ -137,7 +137,7 @@ final class CheckFields {
       if (text.length() > MAX_HEADER_VALUE) {
         throw parser.invalid(field, "longer than " + MAX_HEADER_VALUE + " characters");
       }
-      if (!isHeaderValue(text)) {
+      if (!HeaderValue.isAllowed(text)) {
         throw parser.invalid(field, "contains control characters (CR, LF, NUL, ...)");
       }
       return HeaderValue.inline(text);
@@ -168,17 +168,6 @@ final class CheckFields {
     } catch (InvalidPathException e) {
       throw parser.invalid(field + ".valueFile", "is not a usable path");
     }
-  }
-
-  /** Visible ASCII, space and tab, and non-ASCII text: no CR, LF, NUL or other controls. */
-  static boolean isHeaderValue(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if ((c < 0x20 && c != '\t') || c == 0x7f) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private String body(String method) {

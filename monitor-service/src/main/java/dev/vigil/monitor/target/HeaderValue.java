@@ -21,6 +21,20 @@ public record HeaderValue(String value, Path file) {
     }
   }
 
+  /**
+   * Whether {@code text} may be sent as a header value: no CR, LF, NUL or other control character
+   * (tab allowed), so a value can never smuggle in another header.
+   */
+  public static boolean isAllowed(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if ((c < 0x20 && c != '\t') || c == 0x7f) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public static HeaderValue inline(String value) {
     return new HeaderValue(value, null);
   }

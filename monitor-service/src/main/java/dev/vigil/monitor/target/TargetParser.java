@@ -147,7 +147,7 @@ public final class TargetParser {
               + printable(method)
               + "'");
     }
-    if (kind != TargetKind.HTTP && node.has("method")) {
+    if (kind != TargetKind.HTTP && !method.equals("GET")) {
       throw invalid("method", "applies to http targets only");
     }
     Duration interval = duration("interval", DEFAULT_INTERVAL, MIN_INTERVAL, MAX_INTERVAL);

@@ -135,6 +135,7 @@ class TargetChecksTest {
           type and scheme differ | "type": "tcp", "url": "http://x.test/"               | url                      | tcp://
           unknown type           | "type": "icmp"                                       | type                     | http, tcp, dns or push
           body check on tcp      | "url": "tcp://db.test:1", "bodyContains": "x"        | bodyContains             | http targets only
+          method on tcp          | "url": "tcp://db.test:1", "method": "POST"           | method                   | http targets only
           address on http        | "expectAddress": "10.0.0.1"                          | expectAddress            | dns targets only
           address not an IP      | "url": "dns://x.test", "expectAddress": "evil.test"  | expectAddress            | not an IPv4 or IPv6
           latency on push        | "type": "push", "url": null, "maxLatency": "1s"      | maxLatency               | push target

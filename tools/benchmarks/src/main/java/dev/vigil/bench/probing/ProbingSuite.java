@@ -13,9 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import javax.sql.DataSource;
 import org.HdrHistogram.Histogram;
 
@@ -58,17 +56,10 @@ public final class ProbingSuite implements Suite {
           }
         }
       }
-      Map<String, Double> m = new LinkedHashMap<>();
-      m.put("events_per_s", probes / run.seconds());
-      m.put("expected_per_s", TARGETS * 1e6 / INTERVAL_MICROS);
-      m.put("lag_p50_ms", lag.getValueAtPercentile(50) / 1000.0);
-      m.put("lag_p99_ms", lag.getValueAtPercentile(99) / 1000.0);
-      m.put("lag_max_ms", lag.getMaxValue() / 1000.0);
-      m.putAll(run.metrics());
       ctx.addOneRun(
           NAME,
           CASE,
-          m,
+          run.withLag(probes, TARGETS, lag),
           "one run; lag wraps at 10 s (a probe later than that shows as missing);"
               + " JVM CPU/heap include the target server and the idle broker");
     }

@@ -69,6 +69,21 @@ record ProbingWindow(long fromMicros, long toMicros, Map<String, Double> metrics
     return (toMicros - fromMicros) / 1e6;
   }
 
+  /**
+   * Probes per second over the window, the rate {@code targets} at a 10 s interval should reach,
+   * and the schedule lag percentiles, followed by the window's own metrics.
+   */
+  Map<String, Double> withLag(long probes, int targets, org.HdrHistogram.Histogram lag) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put("events_per_s", probes / seconds());
+    m.put("expected_per_s", targets / 10.0);
+    m.put("lag_p50_ms", lag.getValueAtPercentile(50) / 1000.0);
+    m.put("lag_p99_ms", lag.getValueAtPercentile(99) / 1000.0);
+    m.put("lag_max_ms", lag.getMaxValue() / 1000.0);
+    m.putAll(metrics);
+    return m;
+  }
+
   private static long heapUsed() {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
