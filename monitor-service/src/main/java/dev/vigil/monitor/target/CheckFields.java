@@ -50,8 +50,10 @@ final class CheckFields {
   private static final Set<String> RESTRICTED =
       Set.of("connection", "content-length", "expect", "host", "upgrade");
   private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
+  // An IPv4 octet is 0-255: anything else would make InetAddress look the text up as a name.
+  private static final String OCTET = "(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
   private static final Pattern IP_LITERAL =
-      Pattern.compile("(\\d{1,3}(\\.\\d{1,3}){3})|([0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)");
+      Pattern.compile(OCTET + "(\\." + OCTET + "){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
   private final TargetParser parser;
   private final JsonNode node;

@@ -138,6 +138,7 @@ class TargetChecksTest {
           method on tcp          | "url": "tcp://db.test:1", "method": "POST"           | method                   | http targets only
           address on http        | "expectAddress": "10.0.0.1"                          | expectAddress            | dns targets only
           address not an IP      | "url": "dns://x.test", "expectAddress": "evil.test"  | expectAddress            | not an IPv4 or IPv6
+          address octet too big  | "url": "dns://x.test", "expectAddress": "999.1.1.1"  | expectAddress            | not an IPv4 or IPv6
           latency on push        | "type": "push", "url": null, "maxLatency": "1s"      | maxLatency               | push target
           """)
   void hostileDefinitionIsRefusedNamingTheFieldAndReason(
