@@ -2,8 +2,6 @@ package dev.vigil.monitor.target;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.InvalidPathException;
@@ -16,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -43,7 +40,6 @@ final class CheckFields {
   static final int MAX_CONDITION_TEXT = 1024;
   static final int MAX_POINTER = 512;
   static final int MAX_TLS_EXPIRY_DAYS = 365;
-  static final String REDACTED = "<redacted>";
 
   private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}");
   // Headers the JDK client sets itself and refuses to take from the caller.
@@ -310,49 +306,5 @@ final class CheckFields {
       out.append(c < 0x20 || c == 0x7f ? '?' : c);
     }
     return out.toString();
-  }
-
-  /**
-   * The fields of {@code checks} in the form they are read in. With {@code redact}, inline header
-   * values are replaced by {@code <redacted>} (API responses); without, it is the stored form.
-   */
-  static ObjectNode write(Checks checks, boolean redact) {
-    JsonNodeFactory f = JsonNodeFactory.instance;
-    ObjectNode out = f.objectNode();
-    if (!checks.headers().isEmpty()) {
-      ObjectNode headers = out.putObject("headers");
-      new TreeMap<>(checks.headers())
-          .forEach(
-              (name, value) -> {
-                if (value.file() != null) {
-                  headers.putObject(name).put("valueFile", value.file().toString());
-                } else {
-                  headers.put(name, redact ? REDACTED : value.value());
-                }
-              });
-    }
-    if (checks.body() != null) {
-      out.put("body", checks.body());
-    }
-    if (checks.maxLatency() != null) {
-      out.put("maxLatency", checks.maxLatency().toMillis() + "ms");
-    }
-    if (!checks.bodyContains().isEmpty()) {
-      checks.bodyContains().forEach(out.putArray("bodyContains")::add);
-    }
-    if (!checks.bodyNotContains().isEmpty()) {
-      checks.bodyNotContains().forEach(out.putArray("bodyNotContains")::add);
-    }
-    if (!checks.json().isEmpty()) {
-      ObjectNode json = out.putObject("jsonEquals");
-      checks.json().forEach(e -> json.set(e.pointer().toString(), e.expected()));
-    }
-    if (checks.tlsExpiryDays() != null) {
-      out.put("tlsExpiryDays", checks.tlsExpiryDays());
-    }
-    if (!checks.expectAddresses().isEmpty()) {
-      checks.expectAddresses().forEach(a -> out.withArray("expectAddress").add(a.getHostAddress()));
-    }
-    return out;
   }
 }

@@ -60,7 +60,7 @@ public record Checks(
    * <redacted>} (header values are treated as secrets: API responses never show them).
    */
   public ObjectNode redactedJson() {
-    return CheckFields.write(this, true);
+    return CheckForm.write(this, true);
   }
 
   @Override

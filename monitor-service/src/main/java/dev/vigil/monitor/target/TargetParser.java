@@ -183,7 +183,7 @@ public final class TargetParser {
   }
 
   /**
-   * Reads the checks of a stored target back (the form {@link CheckFields#write} wrote), with the
+   * Reads the checks of a stored target back (the form {@link CheckForm#write} wrote), with the
    * same validation as a new definition; files are allowed, the definition was accepted when
    * stored.
    */

@@ -317,7 +317,7 @@ public final class TargetStore {
       } else {
         statement.setInt(14, (int) target.heartbeat().toMillis());
       }
-      statement.setString(15, CheckFields.write(target.checks(), false).toString());
+      statement.setString(15, CheckForm.write(target.checks(), false).toString());
       statement.executeUpdate();
     }
     try (PreparedStatement statement =

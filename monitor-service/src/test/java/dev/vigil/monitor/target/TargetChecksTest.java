@@ -82,7 +82,7 @@ class TargetChecksTest {
              "headers": {"X-Key": "s3cret"}, "body": "{}", "maxLatency": "2s",
              "bodyContains": ["up"], "jsonEquals": {"/n": 1.5, "/s": "x"}, "tlsExpiryDays": 7}
             """);
-    ObjectNode stored = CheckFields.write(target.checks(), false);
+    ObjectNode stored = CheckForm.write(target.checks(), false);
     Checks back =
         TargetParser.storedChecks(
             "a", stored, TargetKind.HTTP, "PUT", target.url(), target.timeout());
