@@ -3,6 +3,7 @@ package dev.vigil.monitor.api;
 import dev.vigil.kit.http.BearerToken;
 import dev.vigil.kit.http.Health;
 import dev.vigil.kit.http.HttpJson;
+import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.http.OpsRoutes;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Recorder;
@@ -77,7 +78,7 @@ public final class HttpApi implements AutoCloseable {
 
   private void configure(JavalinConfig config) {
     HttpJson.configure(config);
-    config.events.handlerAdded(handler -> OpenApi.collect(registered, handler));
+    config.events.handlerAdded(handler -> OpenApiRoute.collect(registered, handler));
     var routes = config.routes;
     routes.before("/api/*", this::authorize);
     OpsRoutes.register(
@@ -87,7 +88,7 @@ public final class HttpApi implements AutoCloseable {
     new ServiceRoutes(queries, targets, recorder, clock).register(routes);
     new TargetRoutes(targets).register(routes);
     statusPage.register(routes);
-    OpenApi.register(routes, HttpApi.class);
+    OpenApiRoute.register(routes, HttpApi.class);
     routes.exception(
         ApiException.class, (e, ctx) -> Http.error(ctx, e.status(), e.field(), e.getMessage()));
     routes.exception(

@@ -15,6 +15,7 @@ import java.util.List;
  * @param line polyline points {@code "x,y x,y"}; empty when nothing had a latency
  * @param downs where DOWN marks go
  * @param peak the largest latency drawn, e.g. {@code 120 ms} (the chart's top)
+ * @param empty whether no latency is drawn (DOWN marks may still be)
  */
 record Chart(
     int width,
@@ -99,6 +100,9 @@ record Chart(
     double xStep = (width - 2.0 * PAD) / Math.max(1, lastSlot);
     double yScale = (height - 2.0 * PAD) / peak;
     StringBuilder line = new StringBuilder();
+    if (points.size() == 1) {
+      points = List.of(points.get(0), points.get(0)); // a zero-length line: a dot (round caps)
+    }
     for (double[] point : points) {
       line.append(line.isEmpty() ? "" : " ")
           .append(Format.number(PAD + point[0] * xStep))
@@ -111,12 +115,6 @@ record Chart(
           new Mark(Format.number(PAD + slot * xStep), Format.number(PAD), downLabel.apply(slot)));
     }
     return new Chart(
-        width,
-        height,
-        title,
-        line.toString(),
-        downs,
-        Math.round(peak) + " ms",
-        points.isEmpty() && downs.isEmpty());
+        width, height, title, line.toString(), downs, Math.round(peak) + " ms", points.isEmpty());
   }
 }

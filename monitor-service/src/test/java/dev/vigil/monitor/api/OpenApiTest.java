@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.status.StatusAccess;
@@ -91,8 +92,8 @@ class OpenApiTest {
   }
 
   private static JsonNode document() throws Exception {
-    try (InputStream in = HttpApi.class.getResourceAsStream(OpenApi.RESOURCE)) {
-      assertThat(in).as(OpenApi.RESOURCE + " beside HttpApi").isNotNull();
+    try (InputStream in = HttpApi.class.getResourceAsStream(OpenApiRoute.RESOURCE)) {
+      assertThat(in).as(OpenApiRoute.RESOURCE + " beside HttpApi").isNotNull();
       return new ObjectMapper(new YAMLFactory()).readTree(in);
     }
   }

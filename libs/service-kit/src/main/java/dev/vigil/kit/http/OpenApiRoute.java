@@ -1,4 +1,4 @@
-package dev.vigil.monitor.api;
+package dev.vigil.kit.http;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.event.HandlerMetaInfo;
@@ -8,17 +8,25 @@ import java.io.UncheckedIOException;
 import java.util.Set;
 
 /**
- * {@code GET /openapi.yaml}: the hand-written OpenAPI 3 description of this API ({@code
- * openapi.yaml} beside this class). {@code OpenApiTest} compares its paths and methods with the
- * routes the server registers ({@link #collect}), so a route cannot be added undocumented.
+ * {@code GET /openapi.yaml}: a service's hand-written OpenAPI 3 description ({@code openapi.yaml}
+ * beside the class that owns the routes). Each service's test compares its paths and methods with
+ * the routes the server registers ({@link #collect}), so a route cannot be added undocumented.
  */
-final class OpenApi {
-  static final String PATH = "/openapi.yaml";
-  static final String RESOURCE = "openapi.yaml";
+public final class OpenApiRoute {
+  /** Where the document is served. */
+  public static final String PATH = "/openapi.yaml";
 
-  private OpenApi() {}
+  /** The document's resource name, resolved beside the owner class. */
+  public static final String RESOURCE = "openapi.yaml";
 
-  static void register(RoutesConfig routes, Class<?> owner) {
+  private OpenApiRoute() {}
+
+  /**
+   * Serves {@code openapi.yaml} from beside {@code owner} at {@link #PATH}.
+   *
+   * @throws IllegalStateException if the document is missing (a packaging error)
+   */
+  public static void register(RoutesConfig routes, Class<?> owner) {
     byte[] document = load(owner);
     routes.get(
         PATH,
@@ -29,7 +37,7 @@ final class OpenApi {
   }
 
   /** Adds {@code "GET /path"} for an HTTP route; before/after handlers are not routes. */
-  static void collect(Set<String> into, HandlerMetaInfo handler) {
+  public static void collect(Set<String> into, HandlerMetaInfo handler) {
     if (handler.getHttpMethod().isHttpMethod()) {
       into.add(handler.getHttpMethod().name() + " " + handler.getPath());
     }
