@@ -1,6 +1,7 @@
 package dev.vigil.monitor.status;
 
 import dev.vigil.monitor.status.StatusReads.CheckRow;
+import dev.vigil.monitor.status.StatusReads.HourRow;
 import dev.vigil.monitor.status.StatusReads.IncidentRow;
 import dev.vigil.monitor.status.StatusReads.ServiceRow;
 import dev.vigil.monitor.status.StatusReads.Snapshot;
@@ -9,7 +10,9 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * Turns a {@link Snapshot} into what the templates show. Every value is plain text (templates
@@ -89,6 +92,8 @@ final class Views {
       String source) {}
 
   static Overview overview(Snapshot snapshot) {
+    Map<String, List<HourRow>> hours =
+        snapshot.hours().stream().collect(Collectors.groupingBy(HourRow::service));
     List<ServiceView> services =
         snapshot.services().stream()
             .map(
@@ -96,7 +101,12 @@ final class Views {
                     service(
                         row,
                         snapshot.now(),
-                        Chart.hourly(row.name(), snapshot.hours(), snapshot.now(), 240, 40)))
+                        Chart.hourly(
+                            row.name(),
+                            hours.getOrDefault(row.name(), List.of()),
+                            snapshot.now(),
+                            240,
+                            40)))
             .toList();
     long down = services.stream().filter(s -> s.stateClass().equals("down")).count();
     Instant lastCheck =
