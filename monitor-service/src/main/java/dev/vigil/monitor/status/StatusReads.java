@@ -155,116 +155,119 @@ final class StatusReads {
   }
 
   private static Instant now(Connection connection) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement("select now()");
-        ResultSet rs = statement.executeQuery()) {
-      rs.next();
-      return instant(rs, 1);
+    return rows(connection, "select now() as now", statement -> {}, rs -> instant(rs, "now"))
+        .get(0);
+  }
+
+  private interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  private interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private static <T> List<T> rows(
+      Connection connection, String sql, Binder binder, RowMapper<T> mapper) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      List<T> rows = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          rows.add(mapper.map(rs));
+        }
+      }
+      return rows;
     }
   }
 
   private static List<ServiceRow> services(Connection connection, String service)
       throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(SERVICES)) {
-      for (int i = 1; i <= 4; i++) {
-        statement.setString(i, service);
-      }
-      List<ServiceRow> rows = new ArrayList<>();
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          rows.add(
-              new ServiceRow(
-                  rs.getString("name"),
-                  rs.getString("kind"),
-                  rs.getBoolean("enabled"),
-                  rs.getString("status") == null ? "UNKNOWN" : rs.getString("status"),
-                  instant(rs, "since"),
-                  instant(rs, "checked_at"),
-                  (Long) rs.getObject("latency_ms"),
-                  rs.getString("error"),
-                  instant(rs, "incident_opened_at"),
-                  new Uptime(rs.getLong("up_day"), rs.getLong("down_day")),
-                  new Uptime(rs.getLong("up_week"), rs.getLong("down_week")),
-                  new Uptime(rs.getLong("up_month"), rs.getLong("down_month"))));
-        }
-      }
-      return rows;
-    }
+    return rows(
+        connection,
+        SERVICES,
+        statement -> {
+          for (int i = 1; i <= 4; i++) {
+            statement.setString(i, service);
+          }
+        },
+        rs ->
+            new ServiceRow(
+                rs.getString("name"),
+                rs.getString("kind"),
+                rs.getBoolean("enabled"),
+                rs.getString("status") == null ? "UNKNOWN" : rs.getString("status"),
+                instant(rs, "since"),
+                instant(rs, "checked_at"),
+                (Long) rs.getObject("latency_ms"),
+                rs.getString("error"),
+                instant(rs, "incident_opened_at"),
+                new Uptime(rs.getLong("up_day"), rs.getLong("down_day")),
+                new Uptime(rs.getLong("up_week"), rs.getLong("down_week")),
+                new Uptime(rs.getLong("up_month"), rs.getLong("down_month"))));
   }
 
   private static List<HourRow> hours(Connection connection, String service) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(HOURS)) {
-      statement.setString(1, service);
-      statement.setString(2, service);
-      List<HourRow> rows = new ArrayList<>();
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
+    return rows(
+        connection,
+        HOURS,
+        statement -> {
+          statement.setString(1, service);
+          statement.setString(2, service);
+        },
+        rs -> {
           long latencies = rs.getLong("latency_count");
-          rows.add(
-              new HourRow(
-                  rs.getString("service"),
-                  instant(rs, "hour"),
-                  rs.getLong("up_count"),
-                  rs.getLong("down_count"),
-                  latencies == 0 ? null : rs.getLong("latency_sum_ms") / latencies));
-        }
-      }
-      return rows;
-    }
+          return new HourRow(
+              rs.getString("service"),
+              instant(rs, "hour"),
+              rs.getLong("up_count"),
+              rs.getLong("down_count"),
+              latencies == 0 ? null : rs.getLong("latency_sum_ms") / latencies);
+        });
   }
 
   private static List<IncidentRow> incidents(Connection connection, String service, int limit)
       throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(INCIDENTS)) {
-      statement.setString(1, service);
-      statement.setString(2, service);
-      statement.setInt(3, limit);
-      List<IncidentRow> rows = new ArrayList<>();
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          rows.add(
-              new IncidentRow(
-                  rs.getString("id"),
-                  rs.getString("service"),
-                  instant(rs, "opened_at"),
-                  instant(rs, "closed_at"),
-                  rs.getString("first_error"),
-                  rs.getString("last_error"),
-                  rs.getInt("probe_count")));
-        }
-      }
-      return rows;
-    }
+    return rows(
+        connection,
+        INCIDENTS,
+        statement -> {
+          statement.setString(1, service);
+          statement.setString(2, service);
+          statement.setInt(3, limit);
+        },
+        rs ->
+            new IncidentRow(
+                rs.getString("id"),
+                rs.getString("service"),
+                instant(rs, "opened_at"),
+                instant(rs, "closed_at"),
+                rs.getString("first_error"),
+                rs.getString("last_error"),
+                rs.getInt("probe_count")));
   }
 
   private static List<CheckRow> checks(Connection connection, String service, int limit)
       throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(CHECKS)) {
-      statement.setString(1, service);
-      statement.setInt(2, limit);
-      List<CheckRow> rows = new ArrayList<>();
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          rows.add(
-              new CheckRow(
-                  rs.getLong("id"),
-                  rs.getString("status"),
-                  instant(rs, "recorded_at"),
-                  (Long) rs.getObject("latency_ms"),
-                  (Integer) rs.getObject("http_status"),
-                  rs.getString("error"),
-                  rs.getString("source")));
-        }
-      }
-      return rows;
-    }
+    return rows(
+        connection,
+        CHECKS,
+        statement -> {
+          statement.setString(1, service);
+          statement.setInt(2, limit);
+        },
+        rs ->
+            new CheckRow(
+                rs.getLong("id"),
+                rs.getString("status"),
+                instant(rs, "recorded_at"),
+                (Long) rs.getObject("latency_ms"),
+                (Integer) rs.getObject("http_status"),
+                rs.getString("error"),
+                rs.getString("source")));
   }
 
   private static Instant instant(ResultSet rs, String column) throws SQLException {
-    Timestamp timestamp = rs.getTimestamp(column);
-    return timestamp == null ? null : timestamp.toInstant();
-  }
-
-  private static Instant instant(ResultSet rs, int column) throws SQLException {
     Timestamp timestamp = rs.getTimestamp(column);
     return timestamp == null ? null : timestamp.toInstant();
   }

@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -95,13 +94,7 @@ class StatusPageBrowserIT {
             type: push
         """
             .formatted(origin));
-    Map<String, String> settings = new HashMap<>();
-    settings.put("VIGIL_DB_URL", db.jdbcUrl());
-    settings.put("VIGIL_DB_USER", db.user());
-    settings.put("VIGIL_DB_PASSWORD", db.password());
-    settings.put("VIGIL_DB_POOL_SIZE", "4");
-    settings.put("VIGIL_HTTP_PORT", "0");
-    settings.put("VIGIL_MONITOR_API_TOKEN", TOKEN);
+    Map<String, String> settings = TestMonitors.settings(db, TOKEN);
     settings.put("VIGIL_MONITOR_TARGETS_FILE", file.toString());
     settings.put("VIGIL_MONITOR_CLAIM_POLL_INTERVAL", "50ms");
     settings.put("VIGIL_MONITOR_STATUS_REFRESH", "1s");
@@ -264,13 +257,15 @@ class StatusPageBrowserIT {
   }
 
   private List<String> openIncidents() {
-    return browser.findElements(By.cssSelector(".incident.open .what")).stream()
-        .map(WebElement::getText)
-        .toList();
+    return incidents("open");
   }
 
   private List<String> closedIncidents() {
-    return browser.findElements(By.cssSelector(".incident.closed .what")).stream()
+    return incidents("closed");
+  }
+
+  private List<String> incidents(String state) {
+    return browser.findElements(By.cssSelector(".incident." + state + " .what")).stream()
         .map(WebElement::getText)
         .toList();
   }

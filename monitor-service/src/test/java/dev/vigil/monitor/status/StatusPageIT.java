@@ -20,7 +20,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,13 +45,7 @@ class StatusPageIT {
   void start(TestDatabase db) throws Exception {
     Path targets = dir.resolve("targets.yaml");
     Files.writeString(targets, "targets:\n  - name: batch\n    type: push\n");
-    Map<String, String> settings = new HashMap<>();
-    settings.put("VIGIL_DB_URL", db.jdbcUrl());
-    settings.put("VIGIL_DB_USER", db.user());
-    settings.put("VIGIL_DB_PASSWORD", db.password());
-    settings.put("VIGIL_DB_POOL_SIZE", "4");
-    settings.put("VIGIL_HTTP_PORT", "0");
-    settings.put("VIGIL_MONITOR_API_TOKEN", TOKEN);
+    Map<String, String> settings = TestMonitors.settings(db, TOKEN);
     settings.put("VIGIL_MONITOR_SCHEDULER_ENABLED", "false");
     settings.put("VIGIL_MONITOR_TARGETS_FILE", targets.toString());
     settings.put("VIGIL_MONITOR_STATUS_PAGE", "token");

@@ -1,11 +1,14 @@
 package dev.vigil.kit.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.event.HandlerMetaInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code GET /openapi.yaml}: a service's hand-written OpenAPI 3 description ({@code openapi.yaml}
@@ -18,6 +21,9 @@ public final class OpenApiRoute {
 
   /** The document's resource name, resolved beside the owner class. */
   public static final String RESOURCE = "openapi.yaml";
+
+  private static final Set<String> METHODS =
+      Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
 
   private OpenApiRoute() {}
 
@@ -41,6 +47,27 @@ public final class OpenApiRoute {
     if (handler.getHttpMethod().isHttpMethod()) {
       into.add(handler.getHttpMethod().name() + " " + handler.getPath());
     }
+  }
+
+  /**
+   * Every operation an OpenAPI document describes, as {@code "GET /path"}, like {@link #collect}.
+   */
+  public static Set<String> operations(JsonNode document) {
+    Set<String> operations = new TreeSet<>();
+    document
+        .path("paths")
+        .fields()
+        .forEachRemaining(
+            path ->
+                path.getValue()
+                    .fieldNames()
+                    .forEachRemaining(
+                        method -> {
+                          if (METHODS.contains(method)) {
+                            operations.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey());
+                          }
+                        }));
+    return operations;
   }
 
   private static byte[] load(Class<?> owner) {
