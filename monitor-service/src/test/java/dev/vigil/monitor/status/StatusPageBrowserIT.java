@@ -83,8 +83,8 @@ class StatusPageBrowserIT {
         targets:
           - name: payments
             url: %1$s/ok
-            interval: 1s
-            timeout: 1s
+            interval: 2s
+            timeout: 2s
           - name: search
             url: %1$s/broken
             interval: 1s
@@ -158,8 +158,11 @@ class StatusPageBrowserIT {
             () -> {
               assertThat(stateOf("search")).isEqualTo("DOWN");
               assertThat(stateOf("payments")).isEqualTo("UP");
-              assertThat(card("payments").findElement(By.cssSelector(".uptime dd")).getText())
-                  .isEqualTo("100.00%");
+              // Exact values are StatusPageIT's; here: every window shows a percentage (a probe
+              // of payments that timed out on a loaded machine may cost it its 100.00%).
+              assertThat(card("payments").findElements(By.cssSelector(".uptime dd")))
+                  .extracting(WebElement::getText)
+                  .allMatch(text -> text.matches("\\d{1,3}\\.\\d\\d%"));
               assertThat(card("search").findElement(By.cssSelector(".uptime dd")).getText())
                   .matches("[1-9]\\d\\.\\d\\d%");
               assertThat(card("payments").findElements(By.cssSelector(".chart polyline")))
