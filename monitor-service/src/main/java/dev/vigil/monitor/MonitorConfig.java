@@ -70,6 +70,21 @@ public final class MonitorConfig extends ServiceConfig {
           .range("0s", "1h")
           .doc("Time allowed beyond a push target's heartbeat before the monitor records it DOWN.");
 
+  public static final Setting<String> STATUS_PAGE_ACCESS =
+      Setting.string("VIGIL_MONITOR_STATUS_PAGE", "public")
+          .oneOf("public", "token")
+          .doc(
+              "Who may read the status page and badges (/status…): public (anyone) or token (the"
+                  + " API token, as Bearer or as the Basic-auth password).");
+  public static final Setting<Duration> STATUS_PAGE_REFRESH =
+      Setting.duration("VIGIL_MONITOR_STATUS_REFRESH", "30s")
+          .range("1s", "1h")
+          .doc("How often an open status page fetches fresh content (without reloading).");
+  public static final Setting<Duration> STATUS_ROLLUP_INTERVAL =
+      Setting.duration("VIGIL_MONITOR_STATUS_ROLLUP_INTERVAL", "30s")
+          .range("1s", "1h")
+          .doc("How often check history is summed into the hourly uptime and latency buckets.");
+
   /** Every setting of the monitor, in README order. */
   public static final ConfigDef DEFINITION =
       ConfigDef.of(
@@ -90,7 +105,10 @@ public final class MonitorConfig extends ServiceConfig {
           OUTBOX_RETENTION,
           RETENTION_BATCH,
           RETENTION_INTERVAL,
-          HEARTBEAT_GRACE);
+          HEARTBEAT_GRACE,
+          STATUS_PAGE_ACCESS,
+          STATUS_PAGE_REFRESH,
+          STATUS_ROLLUP_INTERVAL);
 
   /**
    * Reads and validates every setting, once.

@@ -11,6 +11,9 @@ import static dev.vigil.monitor.MonitorConfig.OUTBOX_RETENTION;
 import static dev.vigil.monitor.MonitorConfig.RETENTION_BATCH;
 import static dev.vigil.monitor.MonitorConfig.RETENTION_INTERVAL;
 import static dev.vigil.monitor.MonitorConfig.SCHEDULER_ENABLED;
+import static dev.vigil.monitor.MonitorConfig.STATUS_PAGE_ACCESS;
+import static dev.vigil.monitor.MonitorConfig.STATUS_PAGE_REFRESH;
+import static dev.vigil.monitor.MonitorConfig.STATUS_ROLLUP_INTERVAL;
 
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.db.Database;
@@ -23,6 +26,9 @@ import dev.vigil.monitor.probe.MissedHeartbeats;
 import dev.vigil.monitor.probe.ProbeScheduler;
 import dev.vigil.monitor.probe.Prober;
 import dev.vigil.monitor.probe.SchedulerSettings;
+import dev.vigil.monitor.status.StatusAccess;
+import dev.vigil.monitor.status.StatusPage;
+import dev.vigil.monitor.status.UptimeRollup;
 import dev.vigil.monitor.target.InvalidTargetException;
 import dev.vigil.monitor.target.TargetFile;
 import dev.vigil.monitor.target.TargetSpec;
@@ -128,8 +134,14 @@ public final class MonitorService implements AutoCloseable {
               config.get(RETENTION_INTERVAL));
       retention.start();
       parts.add(retention);
+      parts.add(new UptimeRollup(pool, config.get(STATUS_ROLLUP_INTERVAL)).start());
+      StatusPage statusPage =
+          new StatusPage(
+              pool,
+              StatusAccess.of(config.get(STATUS_PAGE_ACCESS), config.get(API_TOKEN)),
+              config.get(STATUS_PAGE_REFRESH));
       HttpApi api =
-          new HttpApi(pool, targets, recorder, metrics, config.get(API_TOKEN), clock)
+          new HttpApi(pool, targets, recorder, metrics, config.get(API_TOKEN), clock, statusPage)
               .start(config.httpPort());
       parts.add(api);
       LOG.info(

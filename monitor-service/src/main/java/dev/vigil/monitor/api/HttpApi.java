@@ -3,10 +3,12 @@ package dev.vigil.monitor.api;
 import dev.vigil.kit.http.BearerToken;
 import dev.vigil.kit.http.Health;
 import dev.vigil.kit.http.HttpJson;
+import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.http.OpsRoutes;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.alert.UnknownServiceException;
+import dev.vigil.monitor.status.StatusPage;
 import dev.vigil.monitor.target.InvalidTargetException;
 import dev.vigil.monitor.target.TargetStore;
 import io.javalin.Javalin;
@@ -15,6 +17,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.time.Clock;
 import java.util.Set;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +29,8 @@ import org.slf4j.LoggerFactory;
  * 404; an invalid body is 400 with {@code field} and {@code error}; a refused request writes
  * nothing (validation happens before the single transaction that writes). Pushed results go through
  * the same {@link Recorder} as scheduled probes. {@code /health} has one check, {@code database}.
+ * The status page ({@link StatusPage}) has its own access rule; {@code GET /openapi.yaml} describes
+ * every route.
  */
 public final class HttpApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
@@ -38,6 +43,8 @@ public final class HttpApi implements AutoCloseable {
   private final StatusQueries queries;
   private final BearerToken token;
   private final Clock clock;
+  private final StatusPage statusPage;
+  private final Set<String> registered = new TreeSet<>();
   private final Javalin app;
 
   public HttpApi(
@@ -46,13 +53,15 @@ public final class HttpApi implements AutoCloseable {
       Recorder recorder,
       ServiceMetrics metrics,
       String apiToken,
-      Clock clock) {
+      Clock clock,
+      StatusPage statusPage) {
     this.targets = targets;
     this.recorder = recorder;
     this.metrics = metrics;
     this.queries = new StatusQueries(dataSource, clock);
     this.token = new BearerToken(apiToken);
     this.clock = clock;
+    this.statusPage = statusPage;
     this.app = Javalin.create(this::configure);
   }
 
@@ -69,6 +78,7 @@ public final class HttpApi implements AutoCloseable {
 
   private void configure(JavalinConfig config) {
     HttpJson.configure(config);
+    config.events.handlerAdded(handler -> OpenApiRoute.collect(registered, handler));
     var routes = config.routes;
     routes.before("/api/*", this::authorize);
     OpsRoutes.register(
@@ -77,6 +87,8 @@ public final class HttpApi implements AutoCloseable {
         metrics);
     new ServiceRoutes(queries, targets, recorder, clock).register(routes);
     new TargetRoutes(targets).register(routes);
+    statusPage.register(routes);
+    OpenApiRoute.register(routes, HttpApi.class);
     routes.exception(
         ApiException.class, (e, ctx) -> Http.error(ctx, e.status(), e.field(), e.getMessage()));
     routes.exception(
@@ -90,6 +102,11 @@ public final class HttpApi implements AutoCloseable {
               "request failed method={} path={} error={}", ctx.method(), ctx.path(), e.toString());
           Http.error(ctx, 500, null, "internal error");
         });
+  }
+
+  /** Every registered route as {@code "GET /api/services"}, in order (for the OpenAPI test). */
+  Set<String> routes() {
+    return Set.copyOf(registered);
   }
 
   private void authorize(Context ctx) {

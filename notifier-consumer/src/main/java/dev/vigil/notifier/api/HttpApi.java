@@ -5,12 +5,15 @@ import dev.vigil.kit.db.Database;
 import dev.vigil.kit.http.BearerToken;
 import dev.vigil.kit.http.Health;
 import dev.vigil.kit.http.HttpJson;
+import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.http.OpsRoutes;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -29,10 +32,12 @@ import org.slf4j.LoggerFactory;
  *
  * Admin calls need {@code Authorization: Bearer <VIGIL_NOTIFIER_ADMIN_TOKEN>} and name the operator
  * in {@code X-Vigil-Operator}; who and when are stored with the receipt and in the action log.
+ * {@code GET /openapi.yaml} describes every route.
  */
 public final class HttpApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
 
+  private final Set<String> registered = new TreeSet<>();
   private final Javalin app;
 
   public HttpApi(
@@ -51,6 +56,7 @@ public final class HttpApi implements AutoCloseable {
         Javalin.create(
             config -> {
               HttpJson.configure(config);
+              config.events.handlerAdded(handler -> OpenApiRoute.collect(registered, handler));
               config.jetty.port = port;
               OpsRoutes.register(
                   config,
@@ -62,6 +68,7 @@ public final class HttpApi implements AutoCloseable {
                         .build();
                   },
                   metrics);
+              OpenApiRoute.register(config.routes, HttpApi.class);
               config.routes.before("/admin/*", ctx -> authorize(ctx, token));
               config.routes.get("/admin/services", ctx -> json(ctx, 200, operators.services()));
               config.routes.get(
@@ -98,6 +105,11 @@ public final class HttpApi implements AutoCloseable {
 
   public int port() {
     return app.port();
+  }
+
+  /** Every registered route as {@code "GET /admin/services"} (for the OpenAPI test). */
+  Set<String> routes() {
+    return Set.copyOf(registered);
   }
 
   private interface Action {

@@ -116,6 +116,7 @@ final class LocalStack implements AutoCloseable {
     out.printf(
         """
         Vigil is running (data in %s). Ctrl-C stops everything; running again resumes where it stopped.
+          status page      http://127.0.0.1:%d/status
           monitor API      http://127.0.0.1:%d/api/services (mutating calls: Authorization: Bearer %s)
           relay            http://127.0.0.1:%d/health  /metrics
           notifier         http://127.0.0.1:%d/health  /metrics  /admin (Bearer %s)
@@ -127,6 +128,7 @@ final class LocalStack implements AutoCloseable {
         Delivered alerts appear below, one line each:
         """,
         data,
+        monitorService.httpPort(),
         monitorService.httpPort(),
         secrets.apiToken(),
         relay.httpPort(),

@@ -78,6 +78,7 @@ class PipelineEndToEndIT {
       assertThat(lines.get(0)).contains("checkout").contains("FAILED");
       assertThat(lines.get(1)).contains("checkout").contains("RECOVERED").contains("downtime=");
       assertThat(receivedKinds(db)).containsExactly("FAILED", "RECOVERED");
+      assertStatusPageIsTheFirstUrl(printed.toString(StandardCharsets.UTF_8));
       assertThat(query(db, "select count(distinct webhook_id) from received_webhook"))
           .isEqualTo("2");
       assertThat(
@@ -143,6 +144,23 @@ class PipelineEndToEndIT {
         ResultSet rs = statement.executeQuery(sql)) {
       rs.next();
       return rs.getString(1);
+    }
+  }
+
+  /** The banner's first URL is the status page, and it shows the target. */
+  private static void assertStatusPageIsTheFirstUrl(String printed) throws Exception {
+    String first =
+        printed.lines().filter(line -> line.contains("http://")).findFirst().orElseThrow();
+    assertThat(first).matches("\\s*status page\\s+http://127\\.0\\.0\\.1:\\d+/status");
+    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+      java.net.http.HttpResponse<String> page =
+          http.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create(first.substring(first.indexOf("http://"))))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.body()).contains("data-service=\"checkout\"");
     }
   }
 }

@@ -1,0 +1,123 @@
+package dev.vigil.monitor.status;
+
+import dev.vigil.kit.PeriodicTask;
+import dev.vigil.kit.db.DatabaseException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sums check history into {@code status_hourly}: per service and clock hour (UTC), the UP and DOWN
+ * checks and their latencies. The status page reads uptime and charts from these buckets, so a page
+ * costs one row per service and hour whatever the check rate, and 30-day uptime survives the
+ * history's shorter retention.
+ *
+ * <p>Each run recomputes every hour from the one the previous successful run started in (minus a
+ * margin for transactions that committed late), the first run everything retained. A bucket only
+ * grows, so an upsert never replaces a fuller bucket with a smaller one (history already trimmed,
+ * or a concurrent instance behind): several monitor instances may run this at once. Buckets older
+ * than {@link #KEEP} are deleted.
+ */
+public final class UptimeRollup implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(UptimeRollup.class);
+
+  /** Longest window shown (30 days) plus a day; the same age as in {@link #TRIM}. */
+  static final Duration KEEP = Duration.ofDays(31);
+
+  private static final String NOW = "select clock_timestamp()";
+
+  private static final String SUM =
+      """
+      insert into status_hourly as s
+             (service, hour, up_count, down_count, latency_sum_ms, latency_count, latency_max_ms)
+      select service, date_trunc('hour', recorded_at, 'UTC'),
+             count(*) filter (where status = 'UP'), count(*) filter (where status = 'DOWN'),
+             coalesce(sum(latency_ms), 0), count(latency_ms), max(latency_ms)
+        from check_history
+       where recorded_at >= date_trunc('hour', ?::timestamptz - interval '5 minutes', 'UTC')
+       group by 1, 2
+       order by 1, 2
+      on conflict (service, hour) do update
+         set up_count = excluded.up_count, down_count = excluded.down_count,
+             latency_sum_ms = excluded.latency_sum_ms, latency_count = excluded.latency_count,
+             latency_max_ms = excluded.latency_max_ms
+       where excluded.up_count + excluded.down_count > s.up_count + s.down_count
+      """;
+
+  private static final String TRIM =
+      "delete from status_hourly where hour < ?::timestamptz - interval '31 days'";
+
+  private final DataSource dataSource;
+  private final Duration interval;
+  private Instant coveredFrom;
+  private PeriodicTask timer;
+
+  public UptimeRollup(DataSource dataSource, Duration interval) {
+    this.dataSource = dataSource;
+    this.interval = interval;
+  }
+
+  /** Runs once at once (filling the buckets from the retained history), then every interval. */
+  public UptimeRollup start() {
+    timer = PeriodicTask.start("status-rollup", Duration.ZERO, interval, this::runUnchecked);
+    return this;
+  }
+
+  /**
+   * Recomputes the buckets of every hour since the last successful run.
+   *
+   * @return buckets written or grown
+   */
+  synchronized int runOnce() throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(true);
+      Instant now = databaseNow(connection);
+      Instant from = coveredFrom == null ? now.minus(KEEP) : coveredFrom;
+      int buckets;
+      try (PreparedStatement sum = connection.prepareStatement(SUM)) {
+        sum.setTimestamp(1, Timestamp.from(from));
+        buckets = sum.executeUpdate();
+      }
+      int trimmed;
+      try (PreparedStatement trim = connection.prepareStatement(TRIM)) {
+        trim.setTimestamp(1, Timestamp.from(now));
+        trimmed = trim.executeUpdate();
+      }
+      if (coveredFrom == null || trimmed > 0) {
+        LOG.info("status rollup from={} buckets={} trimmed={}", from, buckets, trimmed);
+      }
+      coveredFrom = now;
+      return buckets;
+    }
+  }
+
+  private static Instant databaseNow(Connection connection) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(NOW);
+        ResultSet rs = statement.executeQuery()) {
+      rs.next();
+      return rs.getTimestamp(1).toInstant();
+    }
+  }
+
+  private void runUnchecked() {
+    try {
+      runOnce();
+    } catch (SQLException e) {
+      throw new DatabaseException("summing check history into hourly buckets", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (timer != null) {
+      timer.close();
+    }
+  }
+}

@@ -1,0 +1,216 @@
+package dev.vigil.monitor.status;
+
+import dev.vigil.monitor.status.StatusReads.CheckRow;
+import dev.vigil.monitor.status.StatusReads.HourRow;
+import dev.vigil.monitor.status.StatusReads.IncidentRow;
+import dev.vigil.monitor.status.StatusReads.ServiceRow;
+import dev.vigil.monitor.status.StatusReads.Snapshot;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Turns a {@link Snapshot} into what the templates show. Every value is plain text (templates
+ * escape it); outside text is made printable and bounded here ({@link Format#text}).
+ */
+final class Views {
+  private Views() {}
+
+  /** The scope of the overview page and its fragment. */
+  record Overview(
+      String generated,
+      String generatedIso,
+      String lastCheck,
+      String lastCheckIso,
+      String summary,
+      String summaryClass,
+      List<ServiceView> services,
+      List<IncidentView> incidents,
+      boolean noServices,
+      boolean noIncidents) {}
+
+  /** The scope of one service's page and its fragment. */
+  record ServicePage(
+      ServiceView service,
+      String generated,
+      String generatedIso,
+      Chart chart,
+      List<IncidentView> incidents,
+      List<CheckView> checks,
+      boolean noIncidents,
+      boolean noChecks) {}
+
+  record ServiceView(
+      String name,
+      String href,
+      String kind,
+      boolean disabled,
+      String state,
+      String stateClass,
+      String since,
+      String sinceIso,
+      String sinceFor,
+      String lastCheck,
+      String lastCheckIso,
+      String latency,
+      String error,
+      String incidentSince,
+      String day,
+      String dayGrade,
+      String week,
+      String weekGrade,
+      String month,
+      String monthGrade,
+      Chart chart) {}
+
+  record IncidentView(
+      String service,
+      String href,
+      boolean open,
+      String opened,
+      String openedIso,
+      String closed,
+      String closedIso,
+      String duration,
+      String firstError,
+      String lastError,
+      int probeCount) {}
+
+  record CheckView(
+      String time,
+      String timeIso,
+      String status,
+      String statusClass,
+      String latency,
+      String httpStatus,
+      String error,
+      String source) {}
+
+  static Overview overview(Snapshot snapshot) {
+    Map<String, List<HourRow>> hours =
+        snapshot.hours().stream().collect(Collectors.groupingBy(HourRow::service));
+    List<ServiceView> services =
+        snapshot.services().stream()
+            .map(
+                row ->
+                    service(
+                        row,
+                        snapshot.now(),
+                        Chart.hourly(
+                            row.name(),
+                            hours.getOrDefault(row.name(), List.of()),
+                            snapshot.now(),
+                            240,
+                            40)))
+            .toList();
+    long down = services.stream().filter(s -> s.stateClass().equals("down")).count();
+    Instant lastCheck =
+        snapshot.services().stream()
+            .map(ServiceRow::checkedAt)
+            .filter(Objects::nonNull)
+            .max(Comparator.naturalOrder())
+            .orElse(null);
+    String summary =
+        services.isEmpty()
+            ? "No services are monitored yet"
+            : down == 0
+                ? "All services are up"
+                : down + (down == 1 ? " service is down" : " services are down");
+    return new Overview(
+        Format.time(snapshot.now()),
+        Format.iso(snapshot.now()),
+        lastCheck == null ? "never" : Format.time(lastCheck),
+        Format.iso(lastCheck),
+        summary,
+        down == 0 ? "up" : "down",
+        services,
+        incidents(snapshot),
+        services.isEmpty(),
+        snapshot.incidents().isEmpty());
+  }
+
+  /** The page of the snapshot's only service. */
+  static ServicePage servicePage(Snapshot snapshot) {
+    ServiceRow row = snapshot.services().get(0);
+    Chart chart = Chart.checks(row.name(), snapshot.checks(), 720, 160);
+    List<CheckView> checks = snapshot.checks().stream().limit(50).map(Views::check).toList();
+    return new ServicePage(
+        service(row, snapshot.now(), chart),
+        Format.time(snapshot.now()),
+        Format.iso(snapshot.now()),
+        chart,
+        incidents(snapshot),
+        checks,
+        snapshot.incidents().isEmpty(),
+        checks.isEmpty());
+  }
+
+  private static ServiceView service(ServiceRow row, Instant now, Chart chart) {
+    String state = !row.enabled() ? "DISABLED" : row.state();
+    return new ServiceView(
+        row.name(),
+        href(row.name()),
+        row.kind(),
+        !row.enabled(),
+        state,
+        state.toLowerCase(Locale.ROOT),
+        Format.time(row.since()),
+        Format.iso(row.since()),
+        row.since() == null ? "" : Format.duration(Duration.between(row.since(), now)),
+        row.checkedAt() == null ? "never" : Format.time(row.checkedAt()),
+        Format.iso(row.checkedAt()),
+        row.latencyMs() == null ? "" : row.latencyMs() + " ms",
+        Format.text(row.error(), Format.MAX_ERROR),
+        Format.time(row.incidentOpenedAt()),
+        row.day().percent(),
+        row.day().grade(),
+        row.week().percent(),
+        row.week().grade(),
+        row.month().percent(),
+        row.month().grade(),
+        chart);
+  }
+
+  private static List<IncidentView> incidents(Snapshot snapshot) {
+    return snapshot.incidents().stream().map(row -> incident(row, snapshot.now())).toList();
+  }
+
+  private static IncidentView incident(IncidentRow row, Instant now) {
+    boolean open = row.closedAt() == null;
+    return new IncidentView(
+        row.service(),
+        href(row.service()),
+        open,
+        Format.time(row.openedAt()),
+        Format.iso(row.openedAt()),
+        open ? "" : Format.time(row.closedAt()),
+        Format.iso(row.closedAt()),
+        Format.duration(Duration.between(row.openedAt(), open ? now : row.closedAt())),
+        Format.text(row.firstError(), Format.MAX_ERROR),
+        Format.text(row.lastError(), Format.MAX_ERROR),
+        row.probeCount());
+  }
+
+  private static CheckView check(CheckRow row) {
+    return new CheckView(
+        Format.time(row.recordedAt()),
+        Format.iso(row.recordedAt()),
+        row.status(),
+        row.status().toLowerCase(Locale.ROOT),
+        row.latencyMs() == null ? "" : row.latencyMs() + " ms",
+        row.httpStatus() == null ? "" : row.httpStatus().toString(),
+        Format.text(row.error(), Format.MAX_ERROR),
+        row.source());
+  }
+
+  /** The service page's path; names are [a-z0-9_-] by the schema, and the template escapes it. */
+  static String href(String service) {
+    return "/status/services/"
+        + java.net.URLEncoder.encode(service, java.nio.charset.StandardCharsets.UTF_8);
+  }
+}
