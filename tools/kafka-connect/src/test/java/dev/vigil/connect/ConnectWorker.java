@@ -1,0 +1,120 @@
+package dev.vigil.connect;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.connect.cli.ConnectDistributed;
+import org.apache.kafka.connect.runtime.Connect;
+
+/**
+ * A Kafka Connect worker in distributed mode, in this JVM, with a REST API on 127.0.0.1: the same
+ * runtime ({@code connect-distributed.sh}) the worker image runs, started from the shipped worker
+ * properties.
+ */
+final class ConnectWorker implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private final Connect<?> connect;
+  private final URI rest;
+
+  private ConnectWorker(Connect<?> connect) {
+    this.connect = connect;
+    this.rest = connect.rest().serverUrl();
+  }
+
+  /** Starts a worker from filled worker properties (the text of a properties file). */
+  static ConnectWorker start(String workerProperties) {
+    Properties properties = new Properties();
+    try {
+      properties.load(new StringReader(workerProperties));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read worker properties", e);
+    }
+    Map<String, String> config = new HashMap<>();
+    properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
+    return new ConnectWorker(new ConnectDistributed().startConnect(config));
+  }
+
+  /**
+   * Creates or updates the connector described by {@code connectorJson} ({@code {"name": ...,
+   * "config": {...}}}) with {@code PUT /connectors/<name>/config}, retrying while the worker is
+   * still joining its group, and returns its name.
+   */
+  String put(String connectorJson) throws IOException {
+    JsonNode connector = JSON.readTree(connectorJson);
+    String name = connector.path("name").asText();
+    String body = JSON.writeValueAsString(connector.path("config"));
+    URI uri =
+        rest.resolve("/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8) + "/config");
+    await("connector " + name + " accepted by the worker")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              HttpResponse<String> response =
+                  send(
+                      HttpRequest.newBuilder(uri)
+                          .header("Content-Type", "application/json")
+                          .PUT(HttpRequest.BodyPublishers.ofString(body)));
+              if (response.statusCode() == 400 || response.statusCode() == 500) {
+                throw new AssertionError(
+                    "worker refused connector " + name + ": " + response.body());
+              }
+              // 409 while the worker rebalances; 200/201 once the config is stored.
+              return response.statusCode() / 100 == 2;
+            });
+    return name;
+  }
+
+  /** Waits until the connector and its task run; fails at once with the trace if either failed. */
+  void awaitRunning(String name) {
+    URI uri =
+        rest.resolve("/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8) + "/status");
+    await("connector " + name + " running")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              HttpResponse<String> response = send(HttpRequest.newBuilder(uri).GET());
+              if (response.statusCode() != 200) {
+                return false;
+              }
+              String body = response.body();
+              if (body.contains("\"FAILED\"")) {
+                throw new AssertionError("connector " + name + " failed: " + body);
+              }
+              JsonNode status = JSON.readTree(body);
+              JsonNode tasks = status.path("tasks");
+              return "RUNNING".equals(status.path("connector").path("state").asText())
+                  && tasks.size() == 1
+                  && "RUNNING".equals(tasks.get(0).path("state").asText());
+            });
+  }
+
+  private static HttpResponse<String> send(HttpRequest.Builder request)
+      throws IOException, InterruptedException {
+    return HTTP.send(
+        request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Override
+  public void close() {
+    connect.stop();
+  }
+}
