@@ -24,6 +24,13 @@ set -euo pipefail
 : "${VIGIL_TOPIC_PARTITIONS:=6}"
 : "${VIGIL_TOPIC_REPLICATION_FACTOR:=3}"
 : "${VIGIL_CONNECT_REGISTER:=true}"
+# Local convenience (compose): a password given in the environment becomes the secret file the connector reads, and
+# leaves the environment. In production mount the file instead (e.g. a Kubernetes secret at /run/secrets/db_password).
+if [[ -n "${VIGIL_DB_PASSWORD:-}" ]]; then
+  mkdir -p "$VIGIL_CONNECT_SECRETS_DIR"
+  (umask 077 && printf '%s' "$VIGIL_DB_PASSWORD" > "$VIGIL_CONNECT_SECRETS_DIR/db_password")
+  unset VIGIL_DB_PASSWORD
+fi
 export "${!VIGIL_@}"
 
 log() { echo "$(date -u +%FT%TZ) vigil-connect $*" >&2; }
