@@ -16,6 +16,7 @@ set -euo pipefail
 : "${VIGIL_CONNECT_CONNECTOR_NAME:=vigil-outbox}"
 : "${VIGIL_CONNECT_SLOT:=vigil_connect}"
 : "${VIGIL_CONNECT_PUBLICATION:=vigil_connect}"
+: "${VIGIL_CONNECT_PUBLICATION_AUTOCREATE:=filtered}"
 : "${VIGIL_CONNECT_SNAPSHOT_MODE:=no_data}"
 : "${VIGIL_CONNECT_HEARTBEAT_INTERVAL_MS:=10000}"
 : "${VIGIL_DB_PORT:=5432}"

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -80,6 +81,78 @@ final class ConnectWorker implements AutoCloseable {
               return response.statusCode() / 100 == 2;
             });
     return name;
+  }
+
+  /**
+   * Creates the connector described by {@code connectorJson} in the STOPPED state (KIP-980), so its
+   * offsets can be set before it reads anything; returns its name.
+   */
+  String createStopped(String connectorJson) throws IOException {
+    ObjectNode connector = (ObjectNode) JSON.readTree(connectorJson);
+    connector.put("initial_state", "STOPPED");
+    String body = JSON.writeValueAsString(connector);
+    await("connector created stopped")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> expectOk(send(post(rest.resolve("/connectors"), body)), 201));
+    return connector.path("name").asText();
+  }
+
+  /**
+   * Sets the stopped connector's offsets (KIP-875, {@code PATCH /connectors/<name>/offsets}) to
+   * {@code offset} for the source partition {@code partition}.
+   */
+  void setOffsets(String name, JsonNode partition, JsonNode offset) throws IOException {
+    ObjectNode body = JSON.createObjectNode();
+    ObjectNode entry = body.putArray("offsets").addObject();
+    entry.set("partition", partition);
+    entry.set("offset", offset);
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(connectorUri(name, "/offsets"))
+            .header("Content-Type", "application/json")
+            .method("PATCH", HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+    await("offsets of " + name + " set")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> expectOk(send(request), 200));
+  }
+
+  /** Starts a stopped connector. */
+  void resume(String name) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(connectorUri(name, "/resume"))
+            .PUT(HttpRequest.BodyPublishers.noBody());
+    await("connector " + name + " resumed")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> expectOk(send(request), 202));
+  }
+
+  private URI connectorUri(String name, String suffix) {
+    return rest.resolve("/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8) + suffix);
+  }
+
+  private static HttpRequest.Builder post(URI uri, String body) {
+    return HttpRequest.newBuilder(uri)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+  }
+
+  /** True on {@code expected}, false on 409 (the worker is rebalancing), fails on anything else. */
+  private static boolean expectOk(HttpResponse<String> response, int expected) {
+    if (response.statusCode() == expected) {
+      return true;
+    }
+    if (response.statusCode() == 409) {
+      return false;
+    }
+    throw new AssertionError(
+        "worker answered "
+            + response.statusCode()
+            + " (expected "
+            + expected
+            + "): "
+            + response.body());
   }
 
   /** Waits until the connector and its task run; fails at once with the trace if either failed. */

@@ -35,8 +35,11 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -48,10 +51,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(VigilInfraExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConnectorContractIT {
   static final Path WORKER_PROPERTIES = Path.of("worker", "connect-distributed.properties");
   static final Path CONNECTOR_JSON = Path.of("connector", "vigil-outbox-connector.json");
   private static final int PARTITIONS = 4;
+
+  /** The connector JSON's topic.prefix: Debezium's source partition is {"server": <prefix>}. */
+  private static final String CONNECTOR_TOPIC_PREFIX = "vigil_connect";
+
   private static final List<String> CONTRACT_HEADERS =
       List.of(
           AlertTopic.HEADER_EVENT_ID,
@@ -114,11 +122,12 @@ class ConnectorContractIT {
   }
 
   @Test
+  @Order(1)
   void relayAndConnectorWriteByteIdenticalRecords() throws Exception {
     List<AlertEvent> written = writeOutbox();
 
-    List<TopicRecords.Wire> fromRelay = readAll(relayTopic, written.size());
-    List<TopicRecords.Wire> fromConnect = readAll(connectTopic, written.size());
+    List<TopicRecords.Wire> fromRelay = readAll(relayTopic, written);
+    List<TopicRecords.Wire> fromConnect = readAll(connectTopic, written);
 
     // Exactly the events written, each once, from both.
     Set<String> ids = written.stream().map(e -> e.eventId().toString()).collect(Collectors.toSet());
@@ -130,6 +139,11 @@ class ConnectorContractIT {
         .extracting(w -> w.header(AlertTopic.HEADER_EVENT_ID))
         .hasSameElementsAs(ids)
         .doesNotHaveDuplicates();
+
+    // Nothing else on the connector's topic: no record for the deleted rows, no tombstone.
+    try (TopicRecords everything = new TopicRecords(kafka.bootstrapServers(), connectTopic)) {
+      assertThat(everything.poll()).hasSameSizeAs(fromConnect);
+    }
 
     // The connector sends the four contract headers and nothing else.
     assertThat(fromConnect)
@@ -181,9 +195,96 @@ class ConnectorContractIT {
   }
 
   /**
+   * The move from the embedded relay to Kafka Connect that the README describes: stop the relay,
+   * create the connector stopped on the relay's slot and publication, give it the relay's stored
+   * offset, resume it. Rows the relay sent are not sent again; rows written while neither ran are
+   * not lost.
+   */
+  @Test
+  @Order(2)
+  void movingFromTheRelayToTheConnectorNeitherRepeatsNorLosesEvents() throws Exception {
+    // Debezium names its MBeans after the topic prefix, which every relay shares: a second relay in
+    // this JVM would wait minutes for the first one's names. The comparison above is done with it.
+    relay.close();
+    relay = null;
+    String slot = "migrate_" + suffix;
+    String publication = "migrate_pub_" + suffix;
+    String beforeTopic = kafka.uniqueName("migrate-relay");
+    String afterTopic = kafka.uniqueName("migrate-connect");
+    List<String> services = List.of("migrate-a", "migrate-b", "migrate-c");
+
+    Map<String, String> env = relayEnv();
+    env.put("VIGIL_RELAY_SLOT", slot);
+    env.put("VIGIL_RELAY_PUBLICATION", publication);
+    env.put("VIGIL_TOPIC", beforeTopic);
+    List<AlertEvent> sentByRelay;
+    try (RelayService before = RelayService.start(new RelayConfig(new Settings(env)))) {
+      await("relay streaming")
+          .atMost(Duration.ofMinutes(2))
+          .until(() -> before.status().state() == RelayStatus.State.STREAMING);
+      sentByRelay = writeEach(services, 0);
+      assertThat(readAll(beforeTopic, sentByRelay)).hasSize(sentByRelay.size());
+    }
+    List<AlertEvent> whileNoneRan = writeEach(services, 1);
+
+    String storedOffset;
+    try (Connection c = db.connect();
+        PreparedStatement s =
+            c.prepareStatement("select offset_value from relay_offsets where slot_name = ?")) {
+      s.setString(1, slot);
+      try (ResultSet rs = s.executeQuery()) {
+        assertThat(rs.next()).as("the relay stored an offset for its slot").isTrue();
+        storedOffset = rs.getString(1);
+        assertThat(rs.next()).as("one source partition").isFalse();
+      }
+    }
+
+    Map<String, String> values = connectValues();
+    values.put("VIGIL_CONNECT_CONNECTOR_NAME", "migrated-" + suffix);
+    values.put("VIGIL_CONNECT_SLOT", slot);
+    values.put("VIGIL_CONNECT_PUBLICATION", publication);
+    // The relay's publication as it is (the outbox and its heartbeat table, inserts only): it
+    // covers the WAL the connector resumes in, and "filtered" would try to narrow it.
+    values.put("VIGIL_CONNECT_PUBLICATION_AUTOCREATE", "disabled");
+    values.put("VIGIL_TOPIC", afterTopic);
+    String name = worker.createStopped(Placeholders.fill(Files.readString(CONNECTOR_JSON), values));
+    worker.setOffsets(
+        name,
+        AlertEventJson.mapper().createObjectNode().put("server", CONNECTOR_TOPIC_PREFIX),
+        AlertEventJson.mapper().readTree(storedOffset));
+    worker.resume(name);
+    worker.awaitRunning(name);
+    List<AlertEvent> afterTheMove = writeEach(services, 2);
+
+    List<AlertEvent> expected = new ArrayList<>(whileNoneRan);
+    expected.addAll(afterTheMove);
+    List<TopicRecords.Wire> fromConnect = readAll(afterTopic, expected);
+    assertThat(fromConnect)
+        .extracting(w -> w.header(AlertTopic.HEADER_EVENT_ID))
+        .containsExactlyInAnyOrderElementsOf(
+            expected.stream().map(e -> e.eventId().toString()).toList());
+  }
+
+  /** One FAILED per service, each in its own transaction; {@code round} varies the error text. */
+  private List<AlertEvent> writeEach(List<String> services, int round) throws SQLException {
+    List<AlertEvent> written = new ArrayList<>();
+    try (Connection c = db.connect()) {
+      for (String service : services) {
+        AlertEvent event =
+            AlertEvent.failed(
+                UUID.randomUUID(), UUID.randomUUID(), service, Instant.now(), 3, "round " + round);
+        Outbox.insertInOneTransaction(c, List.of(event));
+        written.add(event);
+      }
+    }
+    return written;
+  }
+
+  /**
    * Outbox rows for several services: FAILED then RECOVERED, one row per transaction and several
-   * services per transaction, error texts that JSON must escape (quotes, backslashes, control
-   * characters, non-ASCII, a surrogate pair), and a resolution.
+   * services per transaction, deletes of the first round's rows (retention) in between, error texts
+   * that JSON must escape (quotes, backslashes, control characters, non-ASCII, a surrogate pair),
+   * and a resolution.
    */
   private List<AlertEvent> writeOutbox() throws SQLException {
     List<String> services = List.of("alpha", "beta-api", "gamma_3", "d", "payments-eu-west-1");
@@ -227,19 +328,34 @@ class ConnectorContractIT {
           Outbox.insertInOneTransaction(c, List.of(recovered));
           written.add(recovered);
         }
+        if (round == 0) {
+          // The monitor's retention deletes old rows. The connector's publication carries deletes
+          // (the relay's does not); the EventRouter must drop them, not publish anything for them.
+          Outbox.delete(c, written);
+        }
       }
     }
     return written;
   }
 
-  private List<TopicRecords.Wire> readAll(String topic, int expected) {
+  /**
+   * The records of {@code topic} whose key is a service of {@code written} (other tests of this
+   * class write other services to the same outbox), once there are at least as many as written.
+   */
+  private List<TopicRecords.Wire> readAll(String topic, List<AlertEvent> written) {
+    Set<String> services = written.stream().map(AlertEvent::service).collect(Collectors.toSet());
     try (TopicRecords records = new TopicRecords(kafka.bootstrapServers(), topic)) {
-      await("all " + expected + " records on " + topic)
+      await("all " + written.size() + " records on " + topic)
           .atMost(Duration.ofMinutes(2))
-          .until(() -> records.poll().size() >= expected);
-      // Anything more than expected (a duplicate) would be here after one more poll.
-      return List.copyOf(records.poll());
+          .until(() -> ofServices(records.poll(), services).size() >= written.size());
+      // Anything more than written (a duplicate) would be here after one more poll.
+      return ofServices(records.poll(), services);
     }
+  }
+
+  private static List<TopicRecords.Wire> ofServices(
+      List<TopicRecords.Wire> records, Set<String> services) {
+    return records.stream().filter(w -> services.contains(w.key())).toList();
   }
 
   private static Map<String, List<TopicRecords.Wire>> byService(List<TopicRecords.Wire> records) {
@@ -305,6 +421,7 @@ class ConnectorContractIT {
     values.put("VIGIL_DB_SSLMODE", "disable");
     values.put("VIGIL_CONNECT_SLOT", connectSlot);
     values.put("VIGIL_CONNECT_PUBLICATION", "contract_connect_pub_" + suffix);
+    values.put("VIGIL_CONNECT_PUBLICATION_AUTOCREATE", "filtered");
     values.put("VIGIL_CONNECT_SNAPSHOT_MODE", "no_data");
     values.put("VIGIL_CONNECT_HEARTBEAT_INTERVAL_MS", "1000");
     values.put("VIGIL_TOPIC", connectTopic);

@@ -30,6 +30,15 @@ final class Outbox {
         .migrate();
   }
 
+  /** Deletes the rows of {@code events}, as the monitor's retention does with old rows. */
+  static void delete(Connection c, List<AlertEvent> events) throws SQLException {
+    try (PreparedStatement delete = c.prepareStatement("delete from outbox where id = any (?)")) {
+      delete.setArray(
+          1, c.createArrayOf("uuid", events.stream().map(AlertEvent::eventId).toArray()));
+      delete.executeUpdate();
+    }
+  }
+
   /** Inserts {@code events} as outbox rows in one transaction, in list order. */
   static void insertInOneTransaction(Connection c, List<AlertEvent> events) throws SQLException {
     c.setAutoCommit(false);

@@ -1,5 +1,7 @@
 package dev.vigil.connect;
 
+import static org.awaitility.Awaitility.await;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,10 +78,16 @@ final class TopicRecords implements AutoCloseable {
                 "read_committed"),
             new ByteArrayDeserializer(),
             new ByteArrayDeserializer());
+    // The connector creates its topic with its first record, which may still be on its way.
     List<TopicPartition> partitions =
-        consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-            .map(info -> new TopicPartition(topic, info.partition()))
-            .toList();
+        await("topic " + topic + " exists")
+            .atMost(Duration.ofMinutes(2))
+            .until(
+                () ->
+                    consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                        .map(info -> new TopicPartition(topic, info.partition()))
+                        .toList(),
+                found -> !found.isEmpty());
     consumer.assign(partitions);
     consumer.seekToBeginning(partitions);
   }
