@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.runtime.Connect;
 
@@ -61,25 +62,11 @@ final class ConnectWorker implements AutoCloseable {
     JsonNode connector = JSON.readTree(connectorJson);
     String name = connector.path("name").asText();
     String body = JSON.writeValueAsString(connector.path("config"));
-    URI uri =
-        rest.resolve("/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8) + "/config");
-    await("connector " + name + " accepted by the worker")
-        .atMost(Duration.ofMinutes(2))
-        .pollInterval(Duration.ofMillis(500))
-        .until(
-            () -> {
-              HttpResponse<String> response =
-                  send(
-                      HttpRequest.newBuilder(uri)
-                          .header("Content-Type", "application/json")
-                          .PUT(HttpRequest.BodyPublishers.ofString(body)));
-              if (response.statusCode() == 400 || response.statusCode() == 500) {
-                throw new AssertionError(
-                    "worker refused connector " + name + ": " + response.body());
-              }
-              // 409 while the worker rebalances; 200/201 once the config is stored.
-              return response.statusCode() / 100 == 2;
-            });
+    // 200 when an existing connector's config is replaced, 201 when it is created.
+    retry(
+        "connector " + name + " accepted",
+        withJson(HttpRequest.newBuilder(connectorUri(name, "/config")), body, "PUT"),
+        Set.of(200, 201));
     return name;
   }
 
@@ -91,10 +78,10 @@ final class ConnectWorker implements AutoCloseable {
     ObjectNode connector = (ObjectNode) JSON.readTree(connectorJson);
     connector.put("initial_state", "STOPPED");
     String body = JSON.writeValueAsString(connector);
-    await("connector created stopped")
-        .atMost(Duration.ofMinutes(2))
-        .pollInterval(Duration.ofMillis(500))
-        .until(() -> expectOk(send(post(rest.resolve("/connectors"), body)), 201));
+    retry(
+        "connector created stopped",
+        withJson(HttpRequest.newBuilder(rest.resolve("/connectors")), body, "POST"),
+        Set.of(201));
     return connector.path("name").asText();
   }
 
@@ -107,58 +94,66 @@ final class ConnectWorker implements AutoCloseable {
     ObjectNode entry = body.putArray("offsets").addObject();
     entry.set("partition", partition);
     entry.set("offset", offset);
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(connectorUri(name, "/offsets"))
-            .header("Content-Type", "application/json")
-            .method("PATCH", HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-    await("offsets of " + name + " set")
-        .atMost(Duration.ofMinutes(2))
-        .pollInterval(Duration.ofMillis(500))
-        .until(() -> expectOk(send(request), 200));
+    retry(
+        "offsets of " + name + " set",
+        withJson(
+            HttpRequest.newBuilder(connectorUri(name, "/offsets")),
+            JSON.writeValueAsString(body),
+            "PATCH"),
+        Set.of(200));
   }
 
   /** Starts a stopped connector. */
   void resume(String name) {
-    HttpRequest.Builder request =
+    retry(
+        "connector " + name + " resumed",
         HttpRequest.newBuilder(connectorUri(name, "/resume"))
-            .PUT(HttpRequest.BodyPublishers.noBody());
-    await("connector " + name + " resumed")
-        .atMost(Duration.ofMinutes(2))
-        .pollInterval(Duration.ofMillis(500))
-        .until(() -> expectOk(send(request), 202));
+            .PUT(HttpRequest.BodyPublishers.noBody()),
+        Set.of(202));
   }
 
   private URI connectorUri(String name, String suffix) {
     return rest.resolve("/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8) + suffix);
   }
 
-  private static HttpRequest.Builder post(URI uri, String body) {
-    return HttpRequest.newBuilder(uri)
+  private static HttpRequest.Builder withJson(
+      HttpRequest.Builder request, String body, String method) {
+    return request
         .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+        .method(method, HttpRequest.BodyPublishers.ofString(body));
   }
 
-  /** True on {@code expected}, false on 409 (the worker is rebalancing), fails on anything else. */
-  private static boolean expectOk(HttpResponse<String> response, int expected) {
-    if (response.statusCode() == expected) {
-      return true;
-    }
-    if (response.statusCode() == 409) {
-      return false;
-    }
-    throw new AssertionError(
-        "worker answered "
-            + response.statusCode()
-            + " (expected "
-            + expected
-            + "): "
-            + response.body());
+  /**
+   * Sends {@code request} until the worker answers one of {@code expected}; 409 (the worker is
+   * joining its group or rebalancing) is retried, any other answer fails with the worker's reason.
+   */
+  private static void retry(String alias, HttpRequest.Builder request, Set<Integer> expected) {
+    await(alias)
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              HttpResponse<String> response = send(request);
+              if (expected.contains(response.statusCode())) {
+                return true;
+              }
+              if (response.statusCode() == 409) {
+                return false;
+              }
+              throw new AssertionError(
+                  alias
+                      + ": worker answered "
+                      + response.statusCode()
+                      + " (expected "
+                      + expected
+                      + "): "
+                      + response.body());
+            });
   }
 
   /** Waits until the connector and its task run; fails at once with the trace if either failed. */
   void awaitRunning(String name) {
-    URI uri =
-        rest.resolve("/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8) + "/status");
+    URI uri = connectorUri(name, "/status");
     await("connector " + name + " running")
         .atMost(Duration.ofMinutes(2))
         .pollInterval(Duration.ofMillis(500))
