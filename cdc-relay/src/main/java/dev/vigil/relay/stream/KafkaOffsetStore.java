@@ -129,7 +129,8 @@ public final class KafkaOffsetStore implements OffsetBackingStore {
     Map<ByteBuffer, ByteBuffer> latest = new HashMap<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<PartitionInfo> infos = consumer.partitionsFor(topic, READ_TIMEOUT);
+      // Not partitionsFor(): for a topic that does not exist yet it waits for the whole timeout.
+      List<PartitionInfo> infos = consumer.listTopics(READ_TIMEOUT).get(topic);
       if (infos == null || infos.isEmpty()) {
         return latest;
       }
