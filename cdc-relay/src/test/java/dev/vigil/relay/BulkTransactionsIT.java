@@ -58,7 +58,7 @@ class BulkTransactionsIT {
     RelayProcess relay = RelayProcess.start(env, "bulk-" + stops);
     try {
       // The relay creates the topic; read it once it exists.
-      await().atMost(Duration.ofSeconds(60)).until(relay::isStreaming);
+      await().atMost(Duration.ofSeconds(180)).until(relay::isStreaming);
     } catch (RuntimeException e) {
       relay.close();
       throw e;
@@ -115,7 +115,7 @@ class BulkTransactionsIT {
         stops++;
         relay = RelayProcess.start(env, "bulk-" + stops);
         watch.newRun();
-        await().atMost(Duration.ofSeconds(60)).until(relay::isStreaming);
+        await().atMost(Duration.ofSeconds(180)).until(relay::isStreaming);
       }
 
       await()

@@ -27,7 +27,7 @@ class FailoverIT {
         RelayFixture.env(db, kafka, RelayFixture.uniqueSlot("kill"), topic, "first");
 
     try (RelayProcess first = RelayProcess.start(env, "first")) {
-      await().atMost(Duration.ofSeconds(60)).until(first::isStreaming);
+      await().atMost(Duration.ofSeconds(180)).until(first::isStreaming);
       try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic);
           // Open-ended, paced at 1,000 rows/s: it stops only 1,000 rows after the kill, so the
           // kill lands while rows are written however long the first delivery took.
@@ -40,7 +40,7 @@ class FailoverIT {
         writer.stopAfterMoreRows(1_000);
 
         try (RelayProcess second = RelayProcess.start(env, "second")) {
-          await().atMost(Duration.ofSeconds(60)).until(second::isStreaming);
+          await().atMost(Duration.ofSeconds(180)).until(second::isStreaming);
           Map<String, String> committed = writer.awaitDone();
           await()
               .atMost(Duration.ofSeconds(60))
@@ -78,7 +78,7 @@ class FailoverIT {
 
     try (RelayProcess active =
         RelayProcess.start(RelayFixture.env(db, kafka, slot, topic, "active"), "active")) {
-      await().atMost(Duration.ofSeconds(60)).until(active::isStreaming);
+      await().atMost(Duration.ofSeconds(180)).until(active::isStreaming);
       try (RelayService standby =
               RelayService.start(
                   RelayFixture.config(RelayFixture.env(db, kafka, slot, topic, "standby")));
