@@ -119,6 +119,11 @@ public final class OutboxStream implements AutoCloseable {
   private void initTransactions(RelayConfig config) {
     try {
       producer.initTransactions();
+      // Metadata of both topics now, while Kafka answers: a send() without it would wait for it
+      // and, if the broker is down by then, fail; in a transaction that failure ends the run,
+      // whereas a record in the buffer is retried until the broker is back (health says so).
+      producer.partitionsFor(config.topic());
+      producer.partitionsFor(config.get(OFFSETS_TOPIC));
       LOG.info(
           "kafka transactions initialised transactional_id={} (earlier producers with this id"
               + " are fenced)",

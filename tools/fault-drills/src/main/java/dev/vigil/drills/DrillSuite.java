@@ -258,12 +258,6 @@ public final class DrillSuite {
     List<Observed> uncommitted =
         Snapshots.topic(infra.bootstrapServers(), name, "read_uncommitted");
     return Reconciler.reconcile(
-        committed,
-        outbox,
-        topic,
-        uncommitted,
-        receipts,
-        stored,
-        exactlyOnce);
+        committed, outbox, topic, uncommitted, receipts, stored, exactlyOnce);
   }
 }

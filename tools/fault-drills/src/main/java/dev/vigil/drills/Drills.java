@@ -90,9 +90,9 @@ final class Drills {
   private static final String HOSTILE = "hostile-records";
 
   /**
-   * Whether the drill itself puts copies of delivered events on the topic (the hostile drill's plain
-   * producer does, committed): it cannot be held to "read_committed duplicates 0". Every other drill
-   * is, with the exactly-once relay.
+   * Whether the drill itself puts copies of delivered events on the topic (the hostile drill's
+   * plain producer does, committed): it cannot be held to "read_committed duplicates 0". Every
+   * other drill is, with the exactly-once relay.
    */
   static boolean putsDuplicatesOnTheTopic(String drill) {
     return HOSTILE.equals(drill);

@@ -15,9 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportTest {
   private static final DrillCounts CLEAN =
       new DrillCounts(100, 10, 0, 103, 3, 0, 0, 100, 100, 0, 100, 0, 0, 0);
+
   /** Exactly-once drill: 7 records of aborted transactions, none for read_committed readers. */
   private static final DrillCounts EXACTLY_ONCE =
       new DrillCounts(100, 10, 0, 100, 0, 0, 0, 100, 100, 0, 100, 0, 0, 0, 7, true);
+
   private static final DrillCounts EXACTLY_ONCE_DUPLICATE =
       new DrillCounts(100, 10, 0, 101, 1, 0, 0, 100, 100, 0, 100, 0, 0, 0, 1, true);
   private static final DrillCounts ONE_LOST =
@@ -76,8 +78,8 @@ class ReportTest {
   }
 
   @Test
-  void exactlyOnceDrillsFailOnAReadCommittedDuplicateAndShowBothIsolationLevels(
-      @TempDir Path dir) throws Exception {
+  void exactlyOnceDrillsFailOnAReadCommittedDuplicateAndShowBothIsolationLevels(@TempDir Path dir)
+      throws Exception {
     assertThat(EXACTLY_ONCE.passed()).isTrue();
     assertThat(EXACTLY_ONCE_DUPLICATE.passed()).isFalse();
     assertThat(CLEAN.passed()).as("at-least-once criterion: duplicates allowed").isTrue();

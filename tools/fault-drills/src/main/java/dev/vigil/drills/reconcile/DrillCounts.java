@@ -10,8 +10,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param services services that had events in the drill
  * @param notInOutbox events the workload saw committed but the outbox does not hold (must be 0)
  * @param kafkaRecords records of the drill's events on the topic, duplicates included
- * @param kafkaDuplicates records beyond the first for an event id, read {@code read_committed} (what
- *     the notifier reads; 0 with the exactly-once relay)
+ * @param kafkaDuplicates records beyond the first for an event id, read {@code read_committed}
+ *     (what the notifier reads; 0 with the exactly-once relay)
  * @param kafkaMissing committed events with no record on the topic
  * @param kafkaOrderViolations events that reached Kafka before an event of the same service that
  *     was committed earlier (plus services whose records span several partitions)

@@ -89,7 +89,8 @@ class ReconcilerTest {
     assertThat(clean.passed()).isTrue();
 
     DrillCounts duplicated =
-        Reconciler.reconcile(committed, outbox, uncommitted, uncommitted, receipts, inOrder(0), true);
+        Reconciler.reconcile(
+            committed, outbox, uncommitted, uncommitted, receipts, inOrder(0), true);
     assertThat(duplicated.kafkaDuplicates()).isEqualTo(1);
     assertThat(duplicated.passed()).isFalse();
   }
