@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ReportTest {
   private static final DrillCounts CLEAN =
-      new DrillCounts(100, 10, 0, 103, 3, 0, 0, 100, 100, 0, 100, 0, 0, 0);
+      new DrillCounts(100, 10, 0, 103, 3, 0, 0, 100, 100, 0, 100, 0, 0, 0, 3, false);
 
   /** Exactly-once drill: 7 records of aborted transactions, none for read_committed readers. */
   private static final DrillCounts EXACTLY_ONCE =
@@ -23,7 +23,7 @@ class ReportTest {
   private static final DrillCounts EXACTLY_ONCE_DUPLICATE =
       new DrillCounts(100, 10, 0, 101, 1, 0, 0, 100, 100, 0, 100, 0, 0, 0, 1, true);
   private static final DrillCounts ONE_LOST =
-      new DrillCounts(100, 10, 0, 100, 0, 0, 0, 99, 99, 0, 99, 0, 1, 0);
+      new DrillCounts(100, 10, 0, 100, 0, 0, 0, 99, 99, 0, 99, 0, 1, 0, 0, false);
 
   private static DrillResult result(String name, DrillCounts counts, String error) {
     return new DrillResult(

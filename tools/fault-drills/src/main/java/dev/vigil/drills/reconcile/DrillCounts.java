@@ -46,41 +46,6 @@ public record DrillCounts(
     long kafkaDuplicatesReadUncommitted,
     boolean exactlyOnce) {
 
-  /** Counts of a drill not held to exactly-once, read once (read_committed). */
-  public DrillCounts(
-      long eventsCommitted,
-      long services,
-      long notInOutbox,
-      long kafkaRecords,
-      long kafkaDuplicates,
-      long kafkaMissing,
-      long kafkaOrderViolations,
-      long receipts,
-      long delivered,
-      long dead,
-      long stored,
-      long storedTwice,
-      long lost,
-      long receiverOrderViolations) {
-    this(
-        eventsCommitted,
-        services,
-        notInOutbox,
-        kafkaRecords,
-        kafkaDuplicates,
-        kafkaMissing,
-        kafkaOrderViolations,
-        receipts,
-        delivered,
-        dead,
-        stored,
-        storedTwice,
-        lost,
-        receiverOrderViolations,
-        kafkaDuplicates,
-        false);
-  }
-
   /**
    * Pass: nothing lost, nothing stored twice, per-service order intact everywhere; for a drill held
    * to exactly-once also no duplicate on Kafka for a read_committed reader.
