@@ -3,6 +3,7 @@ package dev.vigil.relay;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
 import dev.vigil.relay.config.RelayConfig;
+import dev.vigil.relay.stream.RelayFencedException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -10,7 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Starts the relay from environment variables (see {@link RelayConfig#DEFINITION}). Exit codes: 0
  * after SIGTERM (in-flight batch finished, offsets stored, lock released), 2 for invalid
  * configuration, 3 when the relay refused to start (replication slot missing while offsets are
- * stored; the message says how to proceed).
+ * stored; the message says how to proceed), 4 when it was fenced (exactly-once delivery: a newer
+ * relay on the same slot took over; started again it becomes a standby).
  */
 public final class RelayMain {
   private RelayMain() {}
@@ -43,7 +45,7 @@ public final class RelayMain {
     } catch (ExecutionException e) {
       refused.set(true);
       System.err.println("relay stopped: " + e.getCause().getMessage());
-      System.exit(3);
+      System.exit(e.getCause() instanceof RelayFencedException ? 4 : 3);
     }
   }
 }

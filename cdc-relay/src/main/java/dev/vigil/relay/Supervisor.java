@@ -10,6 +10,7 @@ import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.standby.LeaderLock;
 import dev.vigil.relay.stream.OutboxStream;
+import dev.vigil.relay.stream.RelayFencedException;
 import dev.vigil.relay.stream.RelaySchema;
 import dev.vigil.relay.stream.SlotMissingException;
 import java.sql.SQLException;
@@ -31,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * lock. Failures (database or Kafka unreachable, engine errors) are retried with exponential
  * backoff up to {@code VIGIL_RELAY_MAX_RETRY_BACKOFF}; every restart resumes from the stored
  * offsets. A missing slot with stored offsets is fatal: the loop ends and {@link #terminated()}
- * completes exceptionally.
+ * completes exceptionally. So is being fenced with exactly-once delivery ({@link
+ * RelayFencedException}): a newer relay on the same slot took over, and this one stops for good
+ * with the reason in its status instead of fencing it back.
  *
  * <p>After a failure the instance stays {@code failing}, with the failure's reason, until a new run
  * has relayed a batch and kept streaming for {@link #RECOVERY_CONFIRMATION}: a failure that repeats
@@ -104,6 +107,15 @@ final class Supervisor implements Runnable {
           status.failing(e.getMessage());
           terminated.completeExceptionally(e);
           return;
+        } catch (RelayFencedException e) {
+          LOG.error(
+              "relay stopped for good instance={} slot={} reason=\"{}\"",
+              config.instanceId(),
+              config.get(SLOT),
+              e.getMessage());
+          status.failing(e.getMessage());
+          terminated.completeExceptionally(e);
+          return;
         } catch (SQLException | RuntimeException | ExecutionException e) {
           String reason = reason(e);
           if (streamed.get()) {
@@ -159,6 +171,11 @@ final class Supervisor implements Runnable {
         try {
           stream.completion().get(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
           throw new IllegalStateException("engine stopped unexpectedly");
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RelayFencedException fenced) {
+            throw fenced; // final: a newer relay owns the slot
+          }
+          throw e;
         } catch (TimeoutException stillRunning) {
           if (!lock.isHeld()) {
             throw new IllegalStateException("lost the lock's database connection");

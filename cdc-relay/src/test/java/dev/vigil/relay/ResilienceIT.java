@@ -125,7 +125,10 @@ class ResilienceIT {
     RelayFixture.createSequenceTable(db);
     String topic = kafka.uniqueName("alerts");
     String slot = RelayFixture.uniqueSlot("lost");
-    RelayConfig config = RelayFixture.config(RelayFixture.env(db, kafka, slot, topic, "lost"));
+    Map<String, String> env = RelayFixture.env(db, kafka, slot, topic, "lost");
+    // Offsets in relay_offsets; ExactlyOnceIT covers the same check for offsets in Kafka.
+    env.put("VIGIL_RELAY_DELIVERY", "at-least-once");
+    RelayConfig config = RelayFixture.config(env);
 
     try (TopicReader reader = streamOneEvent(db, kafka, config, topic, "before-drop-")) {
       await()

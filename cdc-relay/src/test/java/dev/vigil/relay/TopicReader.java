@@ -34,6 +34,11 @@ final class TopicReader implements AutoCloseable {
   private final List<Received> received = new ArrayList<>();
 
   TopicReader(String bootstrapServers, String topic) {
+    this(bootstrapServers, topic, "read_committed");
+  }
+
+  /** A reader with the given {@code isolation.level}: read_committed or read_uncommitted. */
+  TopicReader(String bootstrapServers, String topic, String isolationLevel) {
     consumer =
         new KafkaConsumer<>(
             Map.of(
@@ -42,7 +47,7 @@ final class TopicReader implements AutoCloseable {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                 false,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed",
+                isolationLevel,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
                 5000),
             new ByteArrayDeserializer(),

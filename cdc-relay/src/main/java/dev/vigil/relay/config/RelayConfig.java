@@ -65,6 +65,31 @@ public final class RelayConfig extends ServiceConfig {
       Setting.duration("VIGIL_RELAY_OFFSET_FLUSH_INTERVAL", "0ms")
           .range("0ms", "5m")
           .doc("Minimum time between stores of offsets in relay_offsets (0 = after every batch).");
+
+  /** {@link #DELIVERY} value: each batch is one Kafka transaction with its offsets. */
+  public static final String EXACTLY_ONCE = "exactly-once";
+
+  /** {@link #DELIVERY} value: idempotent producer, offsets in PostgreSQL after Kafka's acks. */
+  public static final String AT_LEAST_ONCE = "at-least-once";
+
+  public static final Setting<String> DELIVERY =
+      Setting.string("VIGIL_RELAY_DELIVERY", EXACTLY_ONCE)
+          .oneOf(EXACTLY_ONCE, AT_LEAST_ONCE)
+          .doc(
+              "exactly-once: each batch and its offsets are one Kafka transaction (read_committed"
+                  + " consumers see every event once; needs a broker with transactions);"
+                  + " at-least-once: offsets in relay_offsets, a restart may repeat a tail.");
+  public static final Setting<String> OFFSETS_TOPIC =
+      Setting.string("VIGIL_RELAY_OFFSETS_TOPIC", "vigil.relay.offsets")
+          .matching(Pattern.compile("[a-zA-Z0-9._-]{1,249}"), "a Kafka topic name")
+          .doc(
+              "Compacted topic of the relay's offsets with exactly-once delivery (created if"
+                  + " missing; written in each batch's transaction).");
+  public static final Setting<Boolean> DEBEZIUM_HEADERS =
+      Setting.bool("VIGIL_RELAY_DEBEZIUM_HEADERS", false)
+          .doc(
+              "Also put Debezium's __debezium.context.* headers on every record (not part of the"
+                  + " topic contract).");
   public static final Setting<Duration> STANDBY_POLL_INTERVAL =
       Setting.duration("VIGIL_RELAY_STANDBY_POLL_INTERVAL", "1s")
           .range("50ms", "1m")
@@ -97,6 +122,9 @@ public final class RelayConfig extends ServiceConfig {
           POLL_INTERVAL,
           PRODUCER_LINGER,
           OFFSET_FLUSH_INTERVAL,
+          DELIVERY,
+          OFFSETS_TOPIC,
+          DEBEZIUM_HEADERS,
           STANDBY_POLL_INTERVAL,
           MAX_RETRY_BACKOFF,
           LAG_SAMPLE_INTERVAL,
@@ -110,5 +138,10 @@ public final class RelayConfig extends ServiceConfig {
    */
   public RelayConfig(Settings settings) {
     super(DEFINITION, settings);
+  }
+
+  /** Whether batches are Kafka transactions ({@code VIGIL_RELAY_DELIVERY=exactly-once}). */
+  public boolean exactlyOnce() {
+    return EXACTLY_ONCE.equals(get(DELIVERY));
   }
 }

@@ -1,6 +1,8 @@
 package dev.vigil.relay.stream;
 
+import static dev.vigil.relay.config.RelayConfig.DEBEZIUM_HEADERS;
 import static dev.vigil.relay.config.RelayConfig.HEARTBEAT_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.OFFSETS_TOPIC;
 import static dev.vigil.relay.config.RelayConfig.OFFSET_FLUSH_INTERVAL;
 import static dev.vigil.relay.config.RelayConfig.POLL_INTERVAL;
 import static dev.vigil.relay.config.RelayConfig.PUBLICATION;
@@ -19,17 +21,31 @@ final class EngineProperties {
 
   private EngineProperties() {}
 
+  /** The engine's name: also the namespace of its offsets. */
+  static String engineName(RelayConfig config) {
+    return "vigil-relay-" + config.get(SLOT);
+  }
+
   static Properties of(RelayConfig config) {
     Properties p = new Properties();
-    p.setProperty("name", "vigil-relay-" + config.get(SLOT));
+    p.setProperty("name", engineName(config));
     p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
 
-    // Offsets: in PostgreSQL, stored after every batch that Kafka acknowledged.
-    p.setProperty("offset.storage", PostgresOffsetStore.class.getName());
-    p.setProperty(PostgresOffsetStore.URL, config.dbUrl());
-    p.setProperty(PostgresOffsetStore.USER, config.dbUser());
-    p.setProperty(PostgresOffsetStore.PASSWORD, config.dbPassword());
-    p.setProperty(PostgresOffsetStore.SLOT, config.get(SLOT));
+    if (config.exactlyOnce()) {
+      // Offsets: in a Kafka topic, committed by the publisher in each batch's transaction.
+      p.setProperty("offset.storage", KafkaOffsetStore.class.getName());
+      p.setProperty(KafkaOffsetStore.TOPIC, config.get(OFFSETS_TOPIC));
+      OutboxStream.offsetsConsumerProperties(config)
+          .forEach(
+              (k, v) -> p.setProperty(KafkaOffsetStore.CONSUMER_PREFIX + k, String.valueOf(v)));
+    } else {
+      // Offsets: in PostgreSQL, stored after every batch that Kafka acknowledged.
+      p.setProperty("offset.storage", PostgresOffsetStore.class.getName());
+      p.setProperty(PostgresOffsetStore.URL, config.dbUrl());
+      p.setProperty(PostgresOffsetStore.USER, config.dbUser());
+      p.setProperty(PostgresOffsetStore.PASSWORD, config.dbPassword());
+      p.setProperty(PostgresOffsetStore.SLOT, config.get(SLOT));
+    }
     p.setProperty(
         "offset.flush.interval.ms", String.valueOf(config.get(OFFSET_FLUSH_INTERVAL).toMillis()));
     p.setProperty("offset.flush.timeout.ms", "10000");
@@ -59,6 +75,8 @@ final class EngineProperties {
     p.setProperty(
         "table.include.list", OutboxContract.QUALIFIED_TABLE + "," + RelaySchema.HEARTBEAT_TABLE);
     p.setProperty("lsn.flush.mode", "connector");
+    // The topic contract has four headers; Debezium's __debezium.context.* headers only on request.
+    p.setProperty("extended.headers.enabled", String.valueOf(config.get(DEBEZIUM_HEADERS)));
     // An END record per transaction, whose offset is the commit: the publisher marks batches
     // processed only up to such a record, so stored offsets (and the slot's confirmed LSN) are
     // never inside a transaction (see TransactionBoundary). The records go to the connector's own

@@ -3,19 +3,15 @@ package dev.vigil.relay.stream;
 import dev.vigil.relay.ops.RelayMetrics;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +36,7 @@ import org.slf4j.LoggerFactory;
  * {@code max.block.ms}, buffer full), here; meanwhile {@link #pendingAck()} grows from the moment
  * the batch started and {@link #pendingReason()} says why, so the relay's health can say so.
  */
-final class KafkaPublisher
-    implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
+final class KafkaPublisher implements BatchPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaPublisher.class);
   private static final Duration SEND_RETRY_BACKOFF = Duration.ofMillis(200);
 
@@ -80,10 +75,11 @@ final class KafkaPublisher
       for (RecordChangeEvent<SourceRecord> event : batch) {
         SourceRecord record = event.record();
         if (topic.equals(record.topic())) {
-          ProducerRecord<byte[], byte[]> producerRecord = toProducerRecord(record);
+          ProducerRecord<byte[], byte[]> producerRecord =
+              RecordMapping.toProducerRecord(topic, record);
           sends.add(send(producerRecord));
           sent.add(producerRecord);
-          lastCommitMs = Math.max(lastCommitMs, sourceCommitMs(record));
+          lastCommitMs = Math.max(lastCommitMs, RecordMapping.sourceCommitMs(record));
         }
       }
       if (!sends.isEmpty()) {
@@ -121,17 +117,20 @@ final class KafkaPublisher
    * How long the current batch has been waiting for Kafka (0 = none): from the start of its first
    * send until every record is acknowledged.
    */
-  Duration pendingAck() {
+  @Override
+  public Duration pendingAck() {
     long since = sendingSinceNanos;
     return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
   }
 
-  boolean relayedABatch() {
+  @Override
+  public boolean relayedABatch() {
     return firstBatchSeen;
   }
 
   /** The last reason Kafka gave for not accepting a record of the current batch, or null. */
-  String pendingReason() {
+  @Override
+  public String pendingReason() {
     return pendingReason;
   }
 
@@ -180,32 +179,5 @@ final class KafkaPublisher
     } catch (ExecutionException e) {
       throw RelaySendException.refused(record, e.getCause());
     }
-  }
-
-  ProducerRecord<byte[], byte[]> toProducerRecord(SourceRecord record) {
-    RecordHeaders headers = new RecordHeaders();
-    for (Header header : record.headers()) {
-      if (header.value() != null) {
-        headers.add(header.key(), utf8(header.value()));
-      }
-    }
-    return new ProducerRecord<>(
-        topic,
-        null,
-        record.timestamp(),
-        record.key() == null ? null : utf8(record.key()),
-        record.value() == null ? null : utf8(record.value()),
-        headers);
-  }
-
-  /** The payload column is jsonb, which Debezium hands over as its JSON text: sent as is. */
-  private static byte[] utf8(Object value) {
-    return String.valueOf(value).getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static long sourceCommitMs(SourceRecord record) {
-    Map<String, ?> offset = record.sourceOffset();
-    Object micros = offset == null ? null : offset.get("ts_usec");
-    return micros instanceof Number number ? number.longValue() / 1000 : 0;
   }
 }

@@ -1,5 +1,7 @@
 package dev.vigil.relay.stream;
 
+import static dev.vigil.relay.config.RelayConfig.DELIVERY;
+import static dev.vigil.relay.config.RelayConfig.OFFSETS_TOPIC;
 import static dev.vigil.relay.config.RelayConfig.PRODUCER_LINGER;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
 
@@ -11,11 +13,13 @@ import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -31,9 +35,10 @@ import org.slf4j.LoggerFactory;
 public final class OutboxStream implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxStream.class);
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
+  private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
 
   private final KafkaProducer<byte[], byte[]> producer;
-  private final KafkaPublisher publisher;
+  private final BatchPublisher publisher;
   private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
   private final ExecutorService executor;
   private final CompletableFuture<Void> completion = new CompletableFuture<>();
@@ -41,15 +46,21 @@ public final class OutboxStream implements AutoCloseable {
   private OutboxStream(
       RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
     producer = new KafkaProducer<>(producerProperties(config));
+    Runnable firstBatch =
+        () -> {
+          metrics.firstBatchRelayed();
+          onFirstBatch.run();
+        };
     publisher =
-        new KafkaPublisher(
-            producer,
-            config.topic(),
-            metrics,
-            () -> {
-              metrics.firstBatchRelayed();
-              onFirstBatch.run();
-            });
+        config.exactlyOnce()
+            ? new ExactlyOncePublisher(
+                producer,
+                config.topic(),
+                transactionalId(config),
+                new OffsetRecords(config.get(OFFSETS_TOPIC), EngineProperties.engineName(config)),
+                metrics,
+                firstBatch)
+            : new KafkaPublisher(producer, config.topic(), metrics, firstBatch);
     engine =
         DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
             .using(EngineProperties.of(config))
@@ -84,10 +95,44 @@ public final class OutboxStream implements AutoCloseable {
       RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch)
       throws InterruptedException {
     TopicSetup.ensure(config);
+    if (config.exactlyOnce()) {
+      TopicSetup.ensureOffsetsTopic(config);
+    }
     OutboxStream stream = new OutboxStream(config, metrics, onStreaming, onFirstBatch);
+    if (config.exactlyOnce()) {
+      stream.initTransactions(config);
+    }
     stream.executor.execute(stream.engine);
-    LOG.info("engine started slot={} topic={}", config.get(SLOT), config.topic());
+    LOG.info(
+        "engine started slot={} topic={} delivery={}",
+        config.get(SLOT),
+        config.topic(),
+        config.get(DELIVERY));
     return stream;
+  }
+
+  /**
+   * Registers the transactional id before the engine reads its offsets: this fences every earlier
+   * producer with the id (a zombie relay on the same slot can no longer commit) and completes or
+   * aborts the transaction it left, so the offsets read next are final.
+   */
+  private void initTransactions(RelayConfig config) {
+    try {
+      producer.initTransactions();
+      // Metadata of both topics now, while Kafka answers: a send() without it would wait for it
+      // and, if the broker is down by then, fail; in a transaction that failure ends the run,
+      // whereas a record in the buffer is retried until the broker is back (health says so).
+      producer.partitionsFor(config.topic());
+      producer.partitionsFor(config.get(OFFSETS_TOPIC));
+      LOG.info(
+          "kafka transactions initialised transactional_id={} (earlier producers with this id"
+              + " are fenced)",
+          transactionalId(config));
+    } catch (RuntimeException e) {
+      producer.close(Duration.ZERO);
+      executor.shutdownNow();
+      throw e;
+    }
   }
 
   /**
@@ -136,6 +181,7 @@ public final class OutboxStream implements AutoCloseable {
       Thread.currentThread().interrupt();
       executor.shutdownNow();
     } finally {
+      publisher.engineStopped();
       producer.close(Duration.ofSeconds(5));
     }
   }
@@ -163,7 +209,7 @@ public final class OutboxStream implements AutoCloseable {
 
   private static Throwable sendFailure(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof RelaySendException) {
+      if (t instanceof RelaySendException || t instanceof RelayFencedException) {
         return t;
       }
       if (t.getCause() == t) {
@@ -173,7 +219,34 @@ public final class OutboxStream implements AutoCloseable {
     return error;
   }
 
+  /**
+   * The producer's transactional id: one per slot, so a second relay on the slot fences the first.
+   */
+  static String transactionalId(RelayConfig config) {
+    return "vigil-relay-" + config.get(SLOT);
+  }
+
+  /** Properties of the consumer that reads the offsets topic back. */
+  static Map<String, Object> offsetsConsumerProperties(RelayConfig config) {
+    return Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        config.kafkaBootstrapServers(),
+        ConsumerConfig.CLIENT_ID_CONFIG,
+        "vigil-relay-offsets-" + config.instanceId());
+  }
+
   static Map<String, Object> producerProperties(RelayConfig config) {
+    Map<String, Object> props = new HashMap<>(atLeastOnceProducerProperties(config));
+    if (config.exactlyOnce()) {
+      props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(config));
+      // How long an open transaction of a relay that died survives when no relay of the slot
+      // starts again (a new one aborts it at once): until then read_committed readers wait.
+      props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
+    }
+    return props;
+  }
+
+  private static Map<String, Object> atLeastOnceProducerProperties(RelayConfig config) {
     return Map.ofEntries(
         Map.entry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers()),
         Map.entry(ProducerConfig.CLIENT_ID_CONFIG, "vigil-relay-" + config.instanceId()),

@@ -1,10 +1,12 @@
 package dev.vigil.relay.stream;
 
+import static dev.vigil.relay.config.RelayConfig.OFFSETS_TOPIC;
 import static dev.vigil.relay.config.RelayConfig.PUBLICATION;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
 
 import dev.vigil.contract.OutboxContract;
 import dev.vigil.relay.config.RelayConfig;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -78,7 +80,26 @@ public final class RelaySchema {
     if (offsets && !slot) {
       throw new SlotMissingException(config.get(SLOT));
     }
+    if (!slot && config.exactlyOnce() && offsetsInKafka()) {
+      throw SlotMissingException.offsetsInKafka(config.get(SLOT), config.get(OFFSETS_TOPIC));
+    }
     LOG.info("slot check slot={} slotExists={} offsetsStored={}", config.get(SLOT), slot, offsets);
+  }
+
+  /** Whether the offsets topic holds a committed offset of this slot's engine. */
+  private boolean offsetsInKafka() {
+    byte[] prefix =
+        new OffsetRecords(config.get(OFFSETS_TOPIC), EngineProperties.engineName(config))
+            .keyPrefix();
+    ByteBuffer wanted = ByteBuffer.wrap(prefix);
+    return KafkaOffsetStore.readAll(
+            OutboxStream.offsetsConsumerProperties(config), config.get(OFFSETS_TOPIC))
+        .keySet()
+        .stream()
+        .anyMatch(
+            key ->
+                key.remaining() >= prefix.length
+                    && key.duplicate().limit(key.position() + prefix.length).equals(wanted));
   }
 
   private void ensurePublication(Connection connection) throws SQLException {

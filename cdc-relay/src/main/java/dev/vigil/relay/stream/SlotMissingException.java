@@ -14,7 +14,7 @@ public final class SlotMissingException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   public SlotMissingException(String slot) {
-    super(
+    this(
         "replication slot '"
             + slot
             + "' is missing but offsets are stored for it: the slot was dropped or the database"
@@ -22,6 +22,30 @@ public final class SlotMissingException extends RuntimeException {
             + " Refusing to start. After dealing with the gap, run: delete from relay_offsets"
             + " where slot_name = '"
             + slot
-            + "'; then start the relay again");
+            + "'; then start the relay again",
+        false);
+  }
+
+  private SlotMissingException(String message, boolean unused) {
+    super(message);
+  }
+
+  /** The same, for offsets kept in the offsets topic of exactly-once delivery. */
+  static SlotMissingException offsetsInKafka(String slot, String offsetsTopic) {
+    String key =
+        "[\"vigil-relay-" + slot + "\",{\"server\":\"" + EngineProperties.TOPIC_PREFIX + "\"}]";
+    return new SlotMissingException(
+        "replication slot '"
+            + slot
+            + "' is missing but offsets are stored for it in Kafka topic "
+            + offsetsTopic
+            + ": the slot was dropped or the database restored, and outbox rows committed since"
+            + " the stored offset would be skipped. Refusing to start. After dealing with the gap,"
+            + " delete them with a tombstone: echo '"
+            + key
+            + "#' | kcat -P -b <bootstrap> -t "
+            + offsetsTopic
+            + " -K '#' -Z; then start the relay again",
+        false);
   }
 }

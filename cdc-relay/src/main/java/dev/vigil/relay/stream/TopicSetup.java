@@ -1,5 +1,6 @@
 package dev.vigil.relay.stream;
 
+import static dev.vigil.relay.config.RelayConfig.OFFSETS_TOPIC;
 import static dev.vigil.relay.config.RelayConfig.TOPIC_PARTITIONS;
 import static dev.vigil.relay.config.RelayConfig.TOPIC_REPLICATION_FACTOR;
 
@@ -16,6 +17,7 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,12 +44,7 @@ final class TopicSetup {
   private TopicSetup() {}
 
   static void ensure(RelayConfig config) throws InterruptedException {
-    try (Admin admin =
-        Admin.create(
-            Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000))) {
+    try (Admin admin = admin(config)) {
       if (admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(config.topic())) {
         checkMaxMessageBytes(admin, config.topic());
         return;
@@ -72,6 +69,42 @@ final class TopicSetup {
     } catch (TimeoutException e) {
       throw new IllegalStateException("Kafka did not answer while creating " + config.topic(), e);
     }
+  }
+
+  /**
+   * Creates the compacted offsets topic of exactly-once delivery if missing: one partition (a
+   * handful of keys, read whole at every start), the alert topic's replication factor.
+   */
+  static void ensureOffsetsTopic(RelayConfig config) throws InterruptedException {
+    String name = config.get(OFFSETS_TOPIC);
+    try (Admin admin = admin(config)) {
+      if (admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(name)) {
+        return;
+      }
+      NewTopic topic =
+          new NewTopic(name, 1, config.get(TOPIC_REPLICATION_FACTOR).shortValue())
+              .configs(
+                  Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+      admin.createTopics(Set.of(topic)).all().get(30, TimeUnit.SECONDS);
+      LOG.info(
+          "offsets topic created topic={} replicationFactor={} cleanupPolicy=compact",
+          name,
+          config.get(TOPIC_REPLICATION_FACTOR));
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof TopicExistsException)) {
+        throw new IllegalStateException("cannot create topic " + name, e.getCause());
+      }
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Kafka did not answer while creating " + name, e);
+    }
+  }
+
+  private static Admin admin(RelayConfig config) {
+    return Admin.create(
+        Map.of(
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers(),
+            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000,
+            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000));
   }
 
   /**

@@ -4,25 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.kit.Settings;
 import dev.vigil.relay.config.RelayConfig;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class EnginePropertiesTest {
-  private final RelayConfig config =
-      new RelayConfig(
-          new Settings(
-              Map.of(
-                  "VIGIL_DB_URL", "jdbc:postgresql://pg:5432/vigil",
-                  "VIGIL_DB_USER", "relay",
-                  "VIGIL_DB_PASSWORD", "secret",
-                  "VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
-                  "VIGIL_RELAY_SLOT", "slot_a",
-                  "VIGIL_RELAY_PUBLICATION", "pub_a")));
+  private static final Map<String, String> ENV =
+      Map.of(
+          "VIGIL_DB_URL", "jdbc:postgresql://pg:5432/vigil",
+          "VIGIL_DB_USER", "relay",
+          "VIGIL_DB_PASSWORD", "secret",
+          "VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
+          "VIGIL_RELAY_SLOT", "slot_a",
+          "VIGIL_RELAY_PUBLICATION", "pub_a");
+  private final RelayConfig config = new RelayConfig(new Settings(ENV));
   private final Properties props = EngineProperties.of(config);
 
   @Test
-  void theRelayOwnsThePublicationAndOffsetsLiveInPostgres() {
+  void theRelayOwnsThePublicationAndOffsetsLiveInTheTransactionalOffsetsTopic() {
     assertThat(props)
         .containsEntry("plugin.name", "pgoutput")
         .containsEntry("slot.name", "slot_a")
@@ -30,8 +30,34 @@ class EnginePropertiesTest {
         .containsEntry("publication.autocreate.mode", "disabled")
         .containsEntry("snapshot.mode", "no_data")
         .containsEntry("table.include.list", "public.outbox,public.relay_heartbeat")
-        .containsEntry("offset.storage", PostgresOffsetStore.class.getName())
+        .containsEntry("offset.storage", KafkaOffsetStore.class.getName())
+        .containsEntry("vigil.offsets.kafka.topic", "vigil.relay.offsets")
+        .containsEntry("vigil.offsets.kafka.consumer.bootstrap.servers", "kafka:9092")
         .containsEntry("offset.flush.interval.ms", "0");
+    assertThat(OutboxStream.producerProperties(config))
+        .containsEntry("transactional.id", "vigil-relay-slot_a")
+        .containsEntry("enable.idempotence", true)
+        .containsEntry("acks", "all");
+  }
+
+  @Test
+  void atLeastOnceKeepsOffsetsInPostgresAndANonTransactionalProducer() {
+    Map<String, String> env = new HashMap<>(ENV);
+    env.put("VIGIL_RELAY_DELIVERY", "at-least-once");
+    RelayConfig atLeastOnce = new RelayConfig(new Settings(env));
+    assertThat(EngineProperties.of(atLeastOnce))
+        .containsEntry("offset.storage", PostgresOffsetStore.class.getName())
+        .containsEntry("vigil.offsets.slot", "slot_a");
+    assertThat(OutboxStream.producerProperties(atLeastOnce)).doesNotContainKey("transactional.id");
+  }
+
+  @Test
+  void debeziumContextHeadersOnlyWhenAskedFor() {
+    assertThat(props).containsEntry("extended.headers.enabled", "false");
+    Map<String, String> env = new HashMap<>(ENV);
+    env.put("VIGIL_RELAY_DEBEZIUM_HEADERS", "true");
+    assertThat(EngineProperties.of(new RelayConfig(new Settings(env))))
+        .containsEntry("extended.headers.enabled", "true");
   }
 
   @Test

@@ -70,6 +70,7 @@ public final class BenchMain {
     m.put(Cases.POLLING, "dev.vigil.bench.polling.PollingSuite");
     m.put(Cases.RELAY, "dev.vigil.bench.relay.RelaySuite");
     m.put(Cases.CATCHUP, "dev.vigil.bench.relay.CatchupSuite");
+    m.put(Cases.DELIVERY, "dev.vigil.bench.relay.DeliverySuite");
     m.put(Cases.IDLE_OUTBOX, "dev.vigil.bench.relay.IdleOutboxSuite");
     m.put(Cases.RECORDER, "dev.vigil.bench.recorder.RecorderSuite");
     m.put(Cases.PROBING, "dev.vigil.bench.probing.ProbingSuite");

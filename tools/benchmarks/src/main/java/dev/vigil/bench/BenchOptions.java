@@ -33,6 +33,7 @@ public record BenchOptions(
           "polling",
           "relay",
           "catchup",
+          "delivery",
           "idle-outbox",
           "recorder",
           "probing",

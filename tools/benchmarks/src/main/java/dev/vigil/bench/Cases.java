@@ -10,6 +10,7 @@ public final class Cases {
   public static final String RELAY_AT_90 = "vigil @0.9x limit";
   public static final String CATCHUP = "catchup";
   public static final String CATCHUP_CASE = "vigil backlog";
+  public static final String DELIVERY = "delivery";
   public static final String IDLE_OUTBOX = "idle-outbox";
   public static final String IDLE_OUTBOX_CASE = "writes elsewhere, outbox idle";
   public static final String RECORDER = "recorder";
@@ -27,6 +28,11 @@ public final class Cases {
   /** Name of a relay case at a fixed offered rate. */
   public static String relayAt(int rate) {
     return "vigil @" + rate + "/s";
+  }
+
+  /** Name of a delivery-mode case ({@code exactly-once} or {@code at-least-once}). */
+  public static String delivery(String mode, String what) {
+    return mode + " " + what;
   }
 
   /** Name of a recorder case. */

@@ -120,7 +120,7 @@ public final class DrillSuite {
     long drainMs = drain(ctx, committed, lastCommit);
     DrillCounts counts = null;
     try {
-      counts = reconcile(ctx, committed);
+      counts = reconcile(ctx, committed, !Drills.putsDuplicatesOnTheTopic(drill.name()));
     } catch (RuntimeException | SQLException e) {
       error = (error == null ? "" : error + "; ") + "reconcile failed: " + e;
       LOG.error("reconcile failed name={}", drill.name(), e);
@@ -240,8 +240,8 @@ public final class DrillSuite {
     }
   }
 
-  private static DrillCounts reconcile(DrillContext ctx, List<CommittedEvent> committed)
-      throws SQLException {
+  private static DrillCounts reconcile(
+      DrillContext ctx, List<CommittedEvent> committed, boolean exactlyOnce) throws SQLException {
     Infra infra = ctx.stack.infra();
     Set<UUID> outbox;
     Map<UUID, String> receipts;
@@ -253,7 +253,11 @@ public final class DrillSuite {
     try (Connection receiver = infra.connect(Infra.RECEIVER_DB)) {
       stored = Snapshots.receiverStore(receiver);
     }
-    List<Observed> topic = Snapshots.topic(infra.bootstrapServers(), ctx.stack.options().topic());
-    return Reconciler.reconcile(committed, outbox, topic, receipts, stored);
+    String name = ctx.stack.options().topic();
+    List<Observed> topic = Snapshots.topic(infra.bootstrapServers(), name, "read_committed");
+    List<Observed> uncommitted =
+        Snapshots.topic(infra.bootstrapServers(), name, "read_uncommitted");
+    return Reconciler.reconcile(
+        committed, outbox, topic, uncommitted, receipts, stored, exactlyOnce);
   }
 }

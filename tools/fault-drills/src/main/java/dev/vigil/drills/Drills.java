@@ -90,6 +90,15 @@ final class Drills {
   private static final String HOSTILE = "hostile-records";
 
   /**
+   * Whether the drill itself puts copies of delivered events on the topic (the hostile drill's
+   * plain producer does, committed): it cannot be held to "read_committed duplicates 0". Every
+   * other drill is, with the exactly-once relay.
+   */
+  static boolean putsDuplicatesOnTheTopic(String drill) {
+    return HOSTILE.equals(drill);
+  }
+
+  /**
    * Exactly {@code count} relays running (extra ones stopped gracefully), one of them streaming.
    */
   static void relays(DrillContext ctx, int count) {

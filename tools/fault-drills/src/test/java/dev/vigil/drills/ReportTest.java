@@ -14,9 +14,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ReportTest {
   private static final DrillCounts CLEAN =
-      new DrillCounts(100, 10, 0, 103, 3, 0, 0, 100, 100, 0, 100, 0, 0, 0);
+      new DrillCounts(100, 10, 0, 103, 3, 0, 0, 100, 100, 0, 100, 0, 0, 0, 3, false);
+
+  /** Exactly-once drill: 7 records of aborted transactions, none for read_committed readers. */
+  private static final DrillCounts EXACTLY_ONCE =
+      new DrillCounts(100, 10, 0, 100, 0, 0, 0, 100, 100, 0, 100, 0, 0, 0, 7, true);
+
+  private static final DrillCounts EXACTLY_ONCE_DUPLICATE =
+      new DrillCounts(100, 10, 0, 101, 1, 0, 0, 100, 100, 0, 100, 0, 0, 0, 1, true);
   private static final DrillCounts ONE_LOST =
-      new DrillCounts(100, 10, 0, 100, 0, 0, 0, 99, 99, 0, 99, 0, 1, 0);
+      new DrillCounts(100, 10, 0, 100, 0, 0, 0, 99, 99, 0, 99, 0, 1, 0, 0, false);
 
   private static DrillResult result(String name, DrillCounts counts, String error) {
     return new DrillResult(
@@ -49,7 +56,7 @@ class ReportTest {
         md.lines().filter(l -> l.startsWith("| drill |") || l.startsWith("|---|---:")).toList();
     assertThat(table).hasSize(2);
     for (String line : table) {
-      assertThat(line.chars().filter(c -> c == '|').count()).as(line).isEqualTo(19);
+      assertThat(line.chars().filter(c -> c == '|').count()).as(line).isEqualTo(20);
     }
     List<String> rows =
         md.lines()
@@ -61,13 +68,38 @@ class ReportTest {
             .toList();
     assertThat(rows).hasSize(3);
     for (String row : rows) {
-      assertThat(row.chars().filter(c -> c == '|').count()).isEqualTo(19);
+      assertThat(row.chars().filter(c -> c == '|').count()).isEqualTo(20);
     }
     assertThat(rows.get(0)).endsWith("| 4.2/n/a | 1200 | PASS |");
     assertThat(rows.get(1)).endsWith("FAIL |");
     assertThat(md).contains("| 1 | kill -9 relay-1 | 1.5 | 20 | 137 | 4200 | n/a |");
     String json = Files.readString(dir.resolve("RESULTS.json"));
     assertThat(json).contains("\"passed\" : false").contains("\"sigkills\" : 1");
+  }
+
+  @Test
+  void exactlyOnceDrillsFailOnAReadCommittedDuplicateAndShowBothIsolationLevels(@TempDir Path dir)
+      throws Exception {
+    assertThat(EXACTLY_ONCE.passed()).isTrue();
+    assertThat(EXACTLY_ONCE_DUPLICATE.passed()).isFalse();
+    assertThat(CLEAN.passed()).as("at-least-once criterion: duplicates allowed").isTrue();
+
+    Report.write(
+        dir,
+        "RESULTS",
+        List.of(result("eo", EXACTLY_ONCE, null), result("eo-dup", EXACTLY_ONCE_DUPLICATE, null)),
+        DrillOptions.quick(),
+        "cmd",
+        Instant.EPOCH,
+        1);
+
+    String md = Files.readString(dir.resolve("RESULTS.md"));
+    assertThat(md).contains("| dup read_committed | dup read_uncommitted |");
+    assertThat(md).contains("| eo | 100 | 10 | 100 | 0 | 7 | 0 |");
+    assertThat(md.lines().filter(l -> l.startsWith("| eo-dup |")).findFirst().orElseThrow())
+        .endsWith("FAIL |");
+    assertThat(Files.readString(dir.resolve("RESULTS.json")))
+        .contains("\"kafkaDuplicatesReadUncommitted\" : 7");
   }
 
   @Test

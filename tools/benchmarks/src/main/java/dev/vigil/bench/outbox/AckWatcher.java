@@ -37,10 +37,21 @@ public final class AckWatcher implements AutoCloseable {
   private Arrivals arrivals = new Arrivals();
   private volatile RuntimeException failure;
 
-  /** Starts reading {@code topic} from its current end. */
+  /** Starts reading {@code topic} from its current end, read_uncommitted. */
   public AckWatcher(String bootstrapServers, String topic, Map<UUID, Long> commitMicros) {
+    this(bootstrapServers, topic, commitMicros, "read_uncommitted");
+  }
+
+  /**
+   * Starts reading {@code topic} from its current end with the given {@code isolation.level}: with
+   * read_committed, "seen" is when a record of a Kafka transaction became visible (its commit), not
+   * when it was appended.
+   */
+  public AckWatcher(
+      String bootstrapServers, String topic, Map<UUID, Long> commitMicros, String isolation) {
     this.commitMicros = commitMicros;
     Properties props = new Properties();
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     props.put(

@@ -13,6 +13,7 @@ import dev.vigil.relay.RelayService;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -42,12 +43,26 @@ public final class CatchupSuite implements Suite {
           NAME,
           CASE,
           backlog + " rows committed while the relay was stopped, then a restart",
-          rep -> drain(ctx, writers, watcher, backlog));
+          rep ->
+              drain(
+                  ctx,
+                  writers,
+                  watcher,
+                  backlog,
+                  () -> VigilRelay.start(ctx.infra(), "bench_catchup", TOPIC)));
     }
   }
 
-  private static Map<String, Double> drain(
-      BenchContext ctx, OutboxWriters writers, AckWatcher watcher, int backlog) {
+  /**
+   * Commits {@code backlog} rows while no relay runs, then starts one with {@code start} and
+   * measures how fast it drains them into what {@code watcher} reads.
+   */
+  static Map<String, Double> drain(
+      BenchContext ctx,
+      OutboxWriters writers,
+      AckWatcher watcher,
+      int backlog,
+      Supplier<RelayService> start) {
     watcher.reset();
     writers.commitMicros().clear();
     long wrote = System.nanoTime();
@@ -55,7 +70,7 @@ public final class CatchupSuite implements Suite {
     double writeSeconds = (System.nanoTime() - wrote) / 1e9;
     long restart = Clocks.nowMicros();
     Map<String, Double> m = new LinkedHashMap<>();
-    try (RelayService relay = VigilRelay.start(ctx.infra(), "bench_catchup", TOPIC)) {
+    try (RelayService relay = start.get()) {
       long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos();
       while (watcher.arrivedCommittedBetween(0, Long.MAX_VALUE) < backlog
           && System.nanoTime() < deadline) {

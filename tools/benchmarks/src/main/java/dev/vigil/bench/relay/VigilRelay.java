@@ -28,8 +28,18 @@ public final class VigilRelay {
 
   /** Starts the relay and waits until it streams (it may first be a standby for a moment). */
   public static RelayService start(Infra infra, String database, String topic) {
-    RelayService relay =
-        RelayService.start(new RelayConfig(new Settings(settings(infra, database, topic))));
+    return start(settings(infra, database, topic));
+  }
+
+  /** The same with {@code VIGIL_RELAY_DELIVERY=delivery} (exactly-once or at-least-once). */
+  public static RelayService start(Infra infra, String database, String topic, String delivery) {
+    Map<String, String> env = settings(infra, database, topic);
+    env.put("VIGIL_RELAY_DELIVERY", delivery);
+    return start(env);
+  }
+
+  private static RelayService start(Map<String, String> env) {
+    RelayService relay = RelayService.start(new RelayConfig(new Settings(env)));
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (relay.status().state() != RelayStatus.State.STREAMING) {
       if (System.nanoTime() > deadline) {

@@ -30,6 +30,24 @@ public final class Reconciler {
       List<Observed> kafka,
       Map<UUID, String> receipts,
       List<Observed> receiver) {
+    return reconcile(committed, outboxIds, kafka, kafka, receipts, receiver, false);
+  }
+
+  /**
+   * As above, with the topic read at both isolation levels.
+   *
+   * @param kafka every record on the topic, read read_committed
+   * @param kafkaUncommitted every record on the topic, read read_uncommitted
+   * @param exactlyOnce whether read_committed duplicates fail the drill
+   */
+  public static DrillCounts reconcile(
+      Collection<CommittedEvent> committed,
+      Set<UUID> outboxIds,
+      List<Observed> kafka,
+      List<Observed> kafkaUncommitted,
+      Map<UUID, String> receipts,
+      List<Observed> receiver,
+      boolean exactlyOnce) {
     Map<UUID, Long> rank = new HashMap<>();
     Set<String> services = new HashSet<>();
     long notInOutbox = 0;
@@ -41,6 +59,7 @@ public final class Reconciler {
       }
     }
     Seen onKafka = seen(kafka, rank, true);
+    Seen uncommitted = seen(kafkaUncommitted, rank, true);
     Seen atReceiver = seen(receiver, rank, false);
     long receiptCount = 0;
     long delivered = 0;
@@ -71,7 +90,9 @@ public final class Reconciler {
         atReceiver.distinct,
         atReceiver.records - atReceiver.distinct,
         rank.size() - atReceiver.distinct,
-        atReceiver.orderViolations);
+        atReceiver.orderViolations,
+        uncommitted.records - uncommitted.distinct,
+        exactlyOnce);
   }
 
   private record Seen(long records, long distinct, long orderViolations) {}

@@ -76,10 +76,17 @@ public final class Snapshots {
     return stored;
   }
 
-  /** Reads the whole topic from the beginning to the current end of every partition. */
+  /**
+   * Reads the whole topic from the beginning to the current end of every partition, read_committed.
+   */
   public static List<Observed> topic(String bootstrapServers, String topic) {
+    return topic(bootstrapServers, topic, "read_committed");
+  }
+
+  /** The same with the given {@code isolation.level} (read_committed or read_uncommitted). */
+  public static List<Observed> topic(String bootstrapServers, String topic, String isolation) {
     List<Observed> records = new ArrayList<>();
-    try (KafkaConsumer<String, byte[]> consumer = consumer(bootstrapServers)) {
+    try (KafkaConsumer<String, byte[]> consumer = consumer(bootstrapServers, isolation)) {
       List<TopicPartition> partitions = partitions(consumer, topic);
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
@@ -101,12 +108,16 @@ public final class Snapshots {
   }
 
   static KafkaConsumer<String, byte[]> consumer(String bootstrapServers) {
+    return consumer(bootstrapServers, "read_committed");
+  }
+
+  static KafkaConsumer<String, byte[]> consumer(String bootstrapServers, String isolation) {
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
     return new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
   }
 

@@ -77,6 +77,25 @@ class ReconcilerTest {
   }
 
   @Test
+  void exactlyOnceCountsBothIsolationLevelsAndFailsOnlyOnAReadCommittedDuplicate() {
+    List<Observed> uncommitted = inOrder(1);
+    uncommitted.add(new Observed(committed.get(2).eventId(), "a", 0, 100)); // aborted copy
+
+    DrillCounts clean =
+        Reconciler.reconcile(
+            committed, outbox, inOrder(1), uncommitted, receipts, inOrder(0), true);
+    assertThat(clean.kafkaDuplicates()).isZero();
+    assertThat(clean.kafkaDuplicatesReadUncommitted()).isEqualTo(1);
+    assertThat(clean.passed()).isTrue();
+
+    DrillCounts duplicated =
+        Reconciler.reconcile(
+            committed, outbox, uncommitted, uncommitted, receipts, inOrder(0), true);
+    assertThat(duplicated.kafkaDuplicates()).isEqualTo(1);
+    assertThat(duplicated.passed()).isFalse();
+  }
+
+  @Test
   void eventMissingAtTheReceiverIsLostAndFails() {
     List<Observed> receiver = inOrder(0);
     receiver.remove(5);
