@@ -49,15 +49,6 @@ final class TopicRecords implements AutoCloseable {
           .orElse(null);
     }
 
-    /** This record without the headers whose names start with {@code prefix}. */
-    Wire withoutHeadersStartingWith(String prefix) {
-      return new Wire(
-          partition,
-          keyHex,
-          valueHex,
-          headers.stream().filter(h -> !h.startsWith(prefix)).toList());
-    }
-
     private static String text(String hex) {
       return hex == null ? null : new String(HEX.parseHex(hex), StandardCharsets.UTF_8);
     }
