@@ -206,6 +206,7 @@ class ConnectorContractIT {
     env.put("VIGIL_RELAY_SLOT", slot);
     env.put("VIGIL_RELAY_PUBLICATION", publication);
     env.put("VIGIL_TOPIC", beforeTopic);
+    env.put("VIGIL_RELAY_OFFSETS_TOPIC", kafka.uniqueName("migrate-relay-offsets"));
     List<AlertEvent> sentByRelay;
     try (RelayService before = RelayService.start(new RelayConfig(new Settings(env)))) {
       await("relay streaming")
@@ -216,17 +217,9 @@ class ConnectorContractIT {
     }
     List<AlertEvent> whileNoneRan = writeEach(services, 1);
 
-    String storedOffset;
-    try (Connection c = db.connect();
-        PreparedStatement s =
-            c.prepareStatement("select offset_value from relay_offsets where slot_name = ?")) {
-      s.setString(1, slot);
-      try (ResultSet rs = s.executeQuery()) {
-        assertThat(rs.next()).as("the relay stored an offset for its slot").isTrue();
-        storedOffset = rs.getString(1);
-        assertThat(rs.next()).as("one source partition").isFalse();
-      }
-    }
+    // With exactly-once delivery (the default) the relay's offset is the last record of its
+    // offsets topic keyed ["vigil-relay-<slot>", {"server": …}], committed with its last batch.
+    String storedOffset = lastStoredOffset(env.get("VIGIL_RELAY_OFFSETS_TOPIC"), slot);
 
     Map<String, String> values = connectValues();
     values.put("VIGIL_CONNECT_CONNECTOR_NAME", "migrated-" + suffix);
@@ -252,6 +245,26 @@ class ConnectorContractIT {
         .extracting(w -> w.header(AlertTopic.HEADER_EVENT_ID))
         .containsExactlyInAnyOrderElementsOf(
             expected.stream().map(e -> e.eventId().toString()).toList());
+  }
+
+  /**
+   * The relay's offset for {@code slot} as the README's move reads it: the value of the newest
+   * committed record of its offsets topic whose key names the relay's engine.
+   */
+  private String lastStoredOffset(String offsetsTopic, String slot) throws Exception {
+    String keyPrefix = "[\"vigil-relay-" + slot + "\",";
+    try (TopicRecords offsets = new TopicRecords(kafka.bootstrapServers(), offsetsTopic)) {
+      List<TopicRecords.Wire> stored =
+          await("the relay's stored offset")
+              .atMost(Duration.ofMinutes(1))
+              .until(
+                  () -> offsets.poll().stream().filter(w -> w.key().startsWith(keyPrefix)).toList(),
+                  found -> !found.isEmpty());
+      assertThat(stored.stream().map(TopicRecords.Wire::key).distinct())
+          .as("one source partition")
+          .hasSize(1);
+      return stored.getLast().value();
+    }
   }
 
   /** One FAILED per service, each in its own transaction; {@code round} varies the error text. */
