@@ -12,6 +12,8 @@ import dev.vigil.kit.ConfigDef;
 import dev.vigil.kit.ServiceConfig;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.kafka.KafkaClientProperties;
+import dev.vigil.kit.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -82,26 +84,32 @@ public final class RelayConfig extends ServiceConfig {
 
   /** Every setting of the relay, in README order. */
   public static final ConfigDef DEFINITION =
-      ConfigDef.of(
-          DB_URL,
-          DB_USER.doc("Database user with the REPLICATION attribute, owner of the outbox table."),
-          DB_PASSWORD,
-          KAFKA_BOOTSTRAP_SERVERS,
-          TOPIC,
-          TOPIC_PARTITIONS,
-          TOPIC_REPLICATION_FACTOR,
-          SLOT,
-          PUBLICATION,
-          SNAPSHOT_MODE,
-          HEARTBEAT_INTERVAL,
-          POLL_INTERVAL,
-          PRODUCER_LINGER,
-          OFFSET_FLUSH_INTERVAL,
-          STANDBY_POLL_INTERVAL,
-          MAX_RETRY_BACKOFF,
-          LAG_SAMPLE_INTERVAL,
-          HTTP_PORT.withDefault("8082").doc("Port of /health and /metrics; 0 picks a free port."),
-          INSTANCE_ID);
+      KafkaSettings.addTo(
+          ConfigDef.of(
+              DB_URL,
+              DB_USER.doc(
+                  "Database user with the REPLICATION attribute, owner of the outbox table."),
+              DB_PASSWORD,
+              KAFKA_BOOTSTRAP_SERVERS,
+              TOPIC,
+              TOPIC_PARTITIONS,
+              TOPIC_REPLICATION_FACTOR,
+              SLOT,
+              PUBLICATION,
+              SNAPSHOT_MODE,
+              HEARTBEAT_INTERVAL,
+              POLL_INTERVAL,
+              PRODUCER_LINGER,
+              OFFSET_FLUSH_INTERVAL,
+              STANDBY_POLL_INTERVAL,
+              MAX_RETRY_BACKOFF,
+              LAG_SAMPLE_INTERVAL,
+              HTTP_PORT
+                  .withDefault("8082")
+                  .doc("Port of /health and /metrics; 0 picks a free port."),
+              INSTANCE_ID));
+
+  private final KafkaClientProperties kafkaClient;
 
   /**
    * Reads and validates every setting, once.
@@ -110,5 +118,14 @@ public final class RelayConfig extends ServiceConfig {
    */
   public RelayConfig(Settings settings) {
     super(DEFINITION, settings);
+    kafkaClient = KafkaClientProperties.of(this);
+  }
+
+  /**
+   * Security and pass-through properties for every Kafka client of the relay (producer, admin).
+   * Debezium itself runs no Kafka client here: offsets are stored in PostgreSQL.
+   */
+  public KafkaClientProperties kafkaClient() {
+    return kafkaClient;
   }
 }

@@ -40,7 +40,7 @@ public final class OutboxStream implements AutoCloseable {
 
   private OutboxStream(
       RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
-    producer = new KafkaProducer<>(producerProperties(config));
+    producer = new KafkaProducer<>(config.kafkaClient().on(producerProperties(config)));
     publisher =
         new KafkaPublisher(
             producer,

@@ -44,10 +44,13 @@ final class TopicSetup {
   static void ensure(RelayConfig config) throws InterruptedException {
     try (Admin admin =
         Admin.create(
-            Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000))) {
+            config
+                .kafkaClient()
+                .on(
+                    Map.of(
+                        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers(),
+                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000,
+                        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)))) {
       if (admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(config.topic())) {
         checkMaxMessageBytes(admin, config.topic());
         return;
