@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.vigil.kit.ClientFailures;
 import dev.vigil.kit.Settings;
 import dev.vigil.monitor.MonitorConfig;
@@ -19,12 +18,10 @@ import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Statement;
 import java.time.Duration;
@@ -32,7 +29,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,7 +57,7 @@ class SecurePipelineIT {
           SecureInfra.WEBHOOK_SECRET_BODY,
           WRONG_PASSWORD);
 
-  @TempDir Path dir;
+  @TempDir static Path dir;
   private SecureInfra infra;
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -89,27 +85,8 @@ class SecurePipelineIT {
    */
   @Test
   void alertsFlowOverSaslSslAndVerifyFullTlsAndNoSecretIsEverShown() throws Exception {
-    AtomicBoolean up = new AtomicBoolean(true);
-    HttpServer target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    target.createContext(
-        "/",
-        exchange -> {
-          exchange.sendResponseHeaders(up.get() ? 200 : 503, -1);
-          exchange.close();
-        });
-    target.start();
-    Path targets = dir.resolve("targets.yaml");
-    Files.writeString(
-        targets,
-        """
-        targets:
-          - name: payments
-            url: http://127.0.0.1:%d/health
-            interval: 1s
-            timeout: 500ms
-            failureThreshold: 2
-        """
-            .formatted(target.getAddress().getPort()));
+    TestTarget target = TestTarget.start();
+    Path targets = target.writeTargetsFile(dir.resolve("targets.yaml"), "payments", 2);
     List<String> delivered = new CopyOnWriteArrayList<>();
 
     try (Capture capture = new Capture()) {
@@ -157,12 +134,12 @@ class SecurePipelineIT {
             RelayService relay = RelayService.start(relayConfig)) {
           await().atMost(LONG).until(() -> relay.status().state() == RelayStatus.State.STREAMING);
           try (MonitorService monitor = MonitorService.start(monitorConfig)) {
-            up.set(false);
+            target.up(false);
             await().atMost(LONG).until(() -> delivered.contains("payments FAILED"));
             // a failure of the relay: its replication connection is cut; it restarts by itself
             terminateWalSenders();
             await().atMost(LONG).until(() -> relay.status().state() == RelayStatus.State.STREAMING);
-            up.set(true);
+            target.up(true);
             await().atMost(LONG).until(() -> delivered.contains("payments RECOVERED"));
 
             capture.add("monitor /health", get(monitor.httpPort(), "/health"));
@@ -183,7 +160,7 @@ class SecurePipelineIT {
           .contains("\"status\"");
       assertNoSecretIn(printed);
     } finally {
-      target.stop(0);
+      target.close();
     }
   }
 
