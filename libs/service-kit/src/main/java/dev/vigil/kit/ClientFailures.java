@@ -44,6 +44,11 @@ public final class ClientFailures {
           }
         }
         default -> {
+          if (message.contains("requires a valid client certificate")) {
+            // Debezium reports PostgreSQL's refusal in its own exception, without the cause
+            return "PostgreSQL requires a client certificate: check sslcert and sslkey in"
+                + " VIGIL_DB_URL";
+          }
           if (message.contains("keystore was tampered with")
               || message.contains("password was incorrect")
               || type.equals("UnrecoverableKeyException")) {
