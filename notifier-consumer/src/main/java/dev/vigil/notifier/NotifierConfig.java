@@ -91,42 +91,40 @@ public final class NotifierConfig extends ServiceConfig {
 
   /** Every setting of the notifier, in README order, and the rules that tie several together. */
   public static final ConfigDef DEFINITION =
-      KafkaSettings.addTo(
-              ConfigDef.of(
-                  DB_URL,
-                  DB_USER,
-                  DB_PASSWORD,
-                  HTTP_PORT
-                      .withDefault("8083")
-                      .doc("Port for /health, /metrics and /admin; 0 = any."),
-                  KAFKA_BOOTSTRAP_SERVERS,
-                  TOPIC,
-                  GROUP_ID,
-                  START_LOOKBACK,
-                  WEBHOOK_URL,
-                  WEBHOOK_SECRETS,
-                  WEBHOOK_TOKEN,
-                  WEBHOOK_ALLOW_HTTP,
-                  WEBHOOK_ROUTES,
-                  CONNECT_TIMEOUT,
-                  READ_TIMEOUT,
-                  ADMIN_TOKEN,
-                  WORKERS,
-                  BATCH_SIZE,
-                  MAX_ATTEMPTS,
-                  BACKOFF_INITIAL,
-                  BACKOFF_MAX,
-                  RETRY_AFTER_MAX,
-                  LEASE,
-                  POLL_INTERVAL,
-                  RECEIPT_RETENTION))
+      ConfigDef.of(
+              DB_URL,
+              DB_USER,
+              DB_PASSWORD,
+              HTTP_PORT.withDefault("8083").doc("Port for /health, /metrics and /admin; 0 = any."),
+              KAFKA_BOOTSTRAP_SERVERS,
+              TOPIC,
+              GROUP_ID,
+              START_LOOKBACK,
+              WEBHOOK_URL,
+              WEBHOOK_SECRETS,
+              WEBHOOK_TOKEN,
+              WEBHOOK_ALLOW_HTTP,
+              WEBHOOK_ROUTES,
+              CONNECT_TIMEOUT,
+              READ_TIMEOUT,
+              ADMIN_TOKEN,
+              WORKERS,
+              BATCH_SIZE,
+              MAX_ATTEMPTS,
+              BACKOFF_INITIAL,
+              BACKOFF_MAX,
+              RETRY_AFTER_MAX,
+              LEASE,
+              POLL_INTERVAL,
+              RECEIPT_RETENTION)
           .rule(
               "%s must exceed %s + %s, or a slow request could be sent twice at once"
                   .formatted(LEASE, CONNECT_TIMEOUT, READ_TIMEOUT),
               v -> v.get(LEASE).compareTo(v.get(CONNECT_TIMEOUT).plus(v.get(READ_TIMEOUT))) > 0)
           .rule(
               BACKOFF_MAX + " must be >= " + BACKOFF_INITIAL,
-              v -> v.get(BACKOFF_MAX).compareTo(v.get(BACKOFF_INITIAL)) >= 0);
+              v -> v.get(BACKOFF_MAX).compareTo(v.get(BACKOFF_INITIAL)) >= 0)
+          .with(KafkaSettings::addTo);
 
   private final WebhookRoutes routes;
   private final KafkaClientProperties kafkaClient;

@@ -84,8 +84,7 @@ public final class RelayConfig extends ServiceConfig {
 
   /** Every setting of the relay, in README order. */
   public static final ConfigDef DEFINITION =
-      KafkaSettings.addTo(
-          ConfigDef.of(
+      ConfigDef.of(
               DB_URL,
               DB_USER.doc(
                   "Database user with the REPLICATION attribute, owner of the outbox table."),
@@ -107,7 +106,8 @@ public final class RelayConfig extends ServiceConfig {
               HTTP_PORT
                   .withDefault("8082")
                   .doc("Port of /health and /metrics; 0 picks a free port."),
-              INSTANCE_ID));
+              INSTANCE_ID)
+          .with(KafkaSettings::addTo);
 
   private final KafkaClientProperties kafkaClient;
 

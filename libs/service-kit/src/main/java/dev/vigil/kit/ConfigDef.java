@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The settings of one service, in the order the README lists them, plus the rules that involve
@@ -61,6 +62,14 @@ public final class ConfigDef {
     List<Setting<?>> all = new ArrayList<>(settings);
     all.addAll(more);
     return new ConfigDef(all, rules, prefixes);
+  }
+
+  /**
+   * This definition with a group of settings, rules and pass-through families added by {@code
+   * group}, e.g. {@code .with(KafkaSettings::addTo)}.
+   */
+  public ConfigDef with(UnaryOperator<ConfigDef> group) {
+    return group.apply(this);
   }
 
   /** A definition of {@code settings}, in this order. */
