@@ -82,32 +82,31 @@ public final class RelayConfig extends ServiceConfig {
           .range("100ms", "5m")
           .doc("How often the replication slot lag is measured.");
 
-  /** Every setting of the relay, in README order. */
-  public static final ConfigDef DEFINITION =
+  /** The relay's own settings, in README order. */
+  private static final ConfigDef RELAY_SETTINGS =
       ConfigDef.of(
-              DB_URL,
-              DB_USER.doc(
-                  "Database user with the REPLICATION attribute, owner of the outbox table."),
-              DB_PASSWORD,
-              KAFKA_BOOTSTRAP_SERVERS,
-              TOPIC,
-              TOPIC_PARTITIONS,
-              TOPIC_REPLICATION_FACTOR,
-              SLOT,
-              PUBLICATION,
-              SNAPSHOT_MODE,
-              HEARTBEAT_INTERVAL,
-              POLL_INTERVAL,
-              PRODUCER_LINGER,
-              OFFSET_FLUSH_INTERVAL,
-              STANDBY_POLL_INTERVAL,
-              MAX_RETRY_BACKOFF,
-              LAG_SAMPLE_INTERVAL,
-              HTTP_PORT
-                  .withDefault("8082")
-                  .doc("Port of /health and /metrics; 0 picks a free port."),
-              INSTANCE_ID)
-          .with(KafkaSettings::addTo);
+          DB_URL,
+          DB_USER.doc("Database user with the REPLICATION attribute, owner of the outbox table."),
+          DB_PASSWORD,
+          KAFKA_BOOTSTRAP_SERVERS,
+          TOPIC,
+          TOPIC_PARTITIONS,
+          TOPIC_REPLICATION_FACTOR,
+          SLOT,
+          PUBLICATION,
+          SNAPSHOT_MODE,
+          HEARTBEAT_INTERVAL,
+          POLL_INTERVAL,
+          PRODUCER_LINGER,
+          OFFSET_FLUSH_INTERVAL,
+          STANDBY_POLL_INTERVAL,
+          MAX_RETRY_BACKOFF,
+          LAG_SAMPLE_INTERVAL,
+          HTTP_PORT.withDefault("8082").doc("Port of /health and /metrics; 0 picks a free port."),
+          INSTANCE_ID);
+
+  /** Every setting of the relay, in README order: its own, then the Kafka security settings. */
+  public static final ConfigDef DEFINITION = RELAY_SETTINGS.with(KafkaSettings::addTo);
 
   private final KafkaClientProperties kafkaClient;
 
