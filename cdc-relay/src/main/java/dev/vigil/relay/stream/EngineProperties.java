@@ -11,6 +11,7 @@ import static dev.vigil.relay.config.RelayConfig.SNAPSHOT_MODE;
 
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.OutboxContract;
+import dev.vigil.kit.db.PostgresTls;
 import dev.vigil.relay.config.RelayConfig;
 import java.util.Properties;
 
@@ -56,6 +57,9 @@ final class EngineProperties {
     p.setProperty("database.dbname", config.dbName());
     p.setProperty("database.user", config.dbUser());
     p.setProperty("database.password", config.dbPassword());
+    // TLS of the JDBC URL (sslmode, sslrootcert, sslcert, sslkey) for Debezium's replication and
+    // JDBC connections, which it builds from host, port and database rather than from the URL.
+    PostgresTls.debeziumProperties(config.dbUrl()).forEach(p::setProperty);
     p.setProperty("topic.prefix", TOPIC_PREFIX);
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", config.get(SLOT));
