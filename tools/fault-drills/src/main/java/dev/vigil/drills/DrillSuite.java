@@ -53,7 +53,9 @@ public final class DrillSuite {
       DrillOptions options, Path workDir, Consumer<List<DrillResult>> afterEachDrill) {
     StackOptions stackOptions = StackOptions.defaults(workDir.resolve("logs"));
     List<DrillResult> results = new ArrayList<>();
-    try (Infra infra = Infra.start(workDir);
+    boolean failover =
+        options.drills().isEmpty() || options.drills().contains(Drills.POSTGRES_FAILOVER);
+    try (Infra infra = failover ? Infra.startReplicated(workDir) : Infra.start(workDir);
         Stack stack = new Stack(infra, stackOptions)) {
       // Start-up in parallel: the processes boot while the others do; then wait for all of them.
       ServiceProcess receiver = stack.startReceiver();

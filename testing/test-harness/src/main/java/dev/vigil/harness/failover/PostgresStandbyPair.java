@@ -66,6 +66,11 @@ public final class PostgresStandbyPair implements AutoCloseable {
   private EmbeddedPostgres primary;
   private EmbeddedPostgres standby;
   private boolean primaryKilled;
+  private boolean promoted;
+  private int primaryPort;
+  private int standbyPort;
+
+  private final Thread stopOnExit = new Thread(this::close, "postgres-pair-stop-on-exit");
 
   private PostgresStandbyPair(Path baseDir) {
     this.binaries = baseDir.resolve("binaries");
@@ -79,6 +84,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
    */
   public static PostgresStandbyPair start(Path baseDir) {
     PostgresStandbyPair pair = new PostgresStandbyPair(baseDir);
+    Runtime.getRuntime().addShutdownHook(pair.stopOnExit);
     try {
       pair.startBoth();
       return pair;
@@ -95,7 +101,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
   private void startBoth() throws IOException {
     Files.createDirectories(binaries);
     primary = server(primaryData, 0);
-    int primaryPort = primary.getPort();
+    primaryPort = primary.getPort();
     execute(
         primaryPort, "select pg_create_physical_replication_slot('" + STANDBY_SLOT + "', true)");
     primary.close(); // a clean shutdown: the data directory is now a consistent base backup
@@ -127,6 +133,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
             "on"));
     primary = server(primaryData, primaryPort);
     standby = server(standbyData, 0);
+    standbyPort = standby.getPort();
     awaitCondition(
         "standby streaming from the primary",
         () ->
@@ -150,7 +157,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
             .setCleanDataDirectory(false)
             .setOverrideWorkingDirectory(binaries.toFile())
             .setPGStartupWait(STARTUP_WAIT)
-            .setRegisterShutdownHook(true)
+            .setRegisterShutdownHook(false) // one hook for the pair: it knows a killed primary
             .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
     if (port != 0) {
@@ -204,11 +211,11 @@ public final class PostgresStandbyPair implements AutoCloseable {
   }
 
   public int primaryPort() {
-    return primary.getPort();
+    return primaryPort;
   }
 
   public int standbyPort() {
-    return standby.getPort();
+    return standbyPort;
   }
 
   /** JDBC URL of {@code database} on the server listening on {@code port} (primary or standby). */
@@ -250,7 +257,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
    * Kills the primary as a host crash would: SIGKILL to its postmaster and every process it
    * started, no shutdown checkpoint, every connection broken. Returns once they are gone.
    */
-  public void killPrimary() {
+  public synchronized void killPrimary() {
     long pid;
     try {
       pid = Long.parseLong(Files.readAllLines(primaryData.resolve("postmaster.pid")).getFirst());
@@ -278,14 +285,49 @@ public final class PostgresStandbyPair implements AutoCloseable {
   }
 
   /** Promotes the standby ({@code pg_promote()}, waiting up to 60 s) and checks it is a primary. */
-  public void promoteStandby() {
+  public synchronized void promoteStandby() {
     if (!queryBoolean(standbyPort(), "select pg_promote(true, 60)")) {
       throw new IllegalStateException("the standby did not finish promotion within 60 s");
     }
     awaitCondition(
         "promoted standby out of recovery",
         () -> !queryBoolean(standbyPort(), "select pg_is_in_recovery()"));
+    promoted = true;
     LOG.info("postgres standby promoted port={}", standbyPort());
+  }
+
+  /**
+   * Stops the server that is the primary now (the promoted standby after a failover) with a fast
+   * shutdown, keeping its data; before a failover the standby keeps trying to reconnect.
+   */
+  public synchronized void stopPrimary() {
+    EmbeddedPostgres current = promoted ? standby : primary;
+    if (current == null || (!promoted && primaryKilled)) {
+      return;
+    }
+    try {
+      current.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot stop the primary", e);
+    }
+    if (promoted) {
+      standby = null;
+    } else {
+      primary = null;
+    }
+  }
+
+  /** Starts the primary again (same port and data) after {@link #stopPrimary()}. */
+  public synchronized void startPrimary() {
+    try {
+      if (promoted && standby == null) {
+        standby = server(standbyData, standbyPort);
+      } else if (!promoted && primary == null && !primaryKilled) {
+        primary = server(primaryData, primaryPort);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the primary again", e);
+    }
   }
 
   private static void execute(int port, String sql) {
@@ -325,7 +367,14 @@ public final class PostgresStandbyPair implements AutoCloseable {
 
   /** Stops the standby and (unless it was killed) the primary; keeps the first failure. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (Thread.currentThread() != stopOnExit) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopOnExit);
+      } catch (IllegalStateException alreadyExiting) {
+        // The JVM is shutting down: the hook closes the pair (again, harmlessly).
+      }
+    }
     RuntimeException first = null;
     for (EmbeddedPostgres server :
         new EmbeddedPostgres[] {standby, primaryKilled ? null : primary}) {
