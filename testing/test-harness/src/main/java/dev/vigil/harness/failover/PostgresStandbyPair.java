@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -17,7 +15,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -57,8 +54,6 @@ public final class PostgresStandbyPair implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStandbyPair.class);
   private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
   private static final Duration CONDITION_WAIT = Duration.ofSeconds(120);
-  private static final Set<String> NOT_COPIED =
-      Set.of("postmaster.pid", "postmaster.opts", "epg-lock", "server.log");
 
   private final Path binaries;
   private final Path primaryData;
@@ -106,14 +101,12 @@ public final class PostgresStandbyPair implements AutoCloseable {
         primaryPort, "select pg_create_physical_replication_slot('" + STANDBY_SLOT + "', true)");
     primary.close(); // a clean shutdown: the data directory is now a consistent base backup
     primary = null;
-    copyDataDirectory();
-    // PostgreSQL refuses a data directory others can read.
-    Files.setPosixFilePermissions(standbyData, PosixFilePermissions.fromString("rwx------"));
-    appendSettings(
+    ColdCopy.copy(primaryData, standbyData);
+    ColdCopy.appendSettings(
         primaryData,
         Map.of("synchronized_standby_slots", STANDBY_SLOT, "synchronous_standby_names", "*"));
     Files.createFile(standbyData.resolve("standby.signal"));
-    appendSettings(
+    ColdCopy.appendSettings(
         standbyData,
         Map.of(
             "primary_conninfo",
@@ -177,37 +170,6 @@ public final class PostgresStandbyPair implements AutoCloseable {
     settings.put("full_page_writes", "off");
     settings.put("synchronous_commit", "on");
     return settings;
-  }
-
-  private void copyDataDirectory() throws IOException {
-    try (Stream<Path> files = Files.walk(primaryData)) {
-      for (Path source : (Iterable<Path>) files::iterator) {
-        Path relative = primaryData.relativize(source);
-        Path target = standbyData.resolve(relative.toString());
-        boolean slotState = relative.startsWith("pg_replslot") && relative.getNameCount() > 1;
-        if (slotState || NOT_COPIED.contains(relative.getFileName().toString())) {
-          continue;
-        }
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target);
-        }
-      }
-    }
-  }
-
-  /**
-   * Server settings whose values hold spaces or {@code *} go in the file, not on a command line.
-   */
-  private static void appendSettings(Path dataDir, Map<String, String> settings)
-      throws IOException {
-    StringBuilder lines = new StringBuilder("\n");
-    settings.forEach(
-        (key, value) ->
-            lines.append(key).append(" = '").append(value.replace("'", "''")).append("'\n"));
-    Files.writeString(
-        dataDir.resolve("postgresql.auto.conf"), lines.toString(), StandardOpenOption.APPEND);
   }
 
   public int primaryPort() {

@@ -51,13 +51,7 @@ public final class Infra implements AutoCloseable {
   /** Starts both servers under {@code workDir} and applies the monitor's outbox migrations. */
   public static Infra start(Path workDir) {
     EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(workDir.resolve("pg"), 0, false);
-    EmbeddedKafkaBroker kafka;
-    try {
-      kafka = EmbeddedKafkaBroker.start(workDir.resolve("kafka"), 0);
-    } catch (RuntimeException e) {
-      postgres.stop();
-      throw e;
-    }
+    EmbeddedKafkaBroker kafka = startKafka(workDir, postgres::stop);
     Infra infra = new Infra(postgres, null, null, kafka);
     postgres.createDatabase(VIGIL_DB);
     postgres.createDatabase(RECEIVER_DB);
@@ -70,14 +64,13 @@ public final class Infra implements AutoCloseable {
   public static Infra startReplicated(Path workDir) {
     PostgresStandbyPair pair = PostgresStandbyPair.start(workDir.resolve("pg-pair"));
     TcpForwarder address = TcpForwarder.start(pair.primaryPort());
-    EmbeddedKafkaBroker kafka;
-    try {
-      kafka = EmbeddedKafkaBroker.start(workDir.resolve("kafka"), 0);
-    } catch (RuntimeException e) {
-      address.close();
-      pair.close();
-      throw e;
-    }
+    EmbeddedKafkaBroker kafka =
+        startKafka(
+            workDir,
+            () -> {
+              address.close();
+              pair.close();
+            });
     Infra infra = new Infra(null, pair, address, kafka);
     pair.createDatabase(VIGIL_DB);
     pair.createDatabase(RECEIVER_DB);
@@ -89,6 +82,16 @@ public final class Infra implements AutoCloseable {
         pair.standbyPort(),
         kafka.bootstrapServers());
     return infra;
+  }
+
+  /** Starts the broker; if it cannot, stops what was started before it and rethrows. */
+  private static EmbeddedKafkaBroker startKafka(Path workDir, Runnable stopPostgres) {
+    try {
+      return EmbeddedKafkaBroker.start(workDir.resolve("kafka"), 0);
+    } catch (RuntimeException e) {
+      stopPostgres.run();
+      throw e;
+    }
   }
 
   private void migrate() {
