@@ -93,7 +93,7 @@ final class Drills {
             Drills::failOverPostgres));
   }
 
-  /** Needs PostgreSQL as primary and standby: the suite starts it so when this drill runs. */
+  /** Needs PostgreSQL as primary and standby: the suite runs it last, on a stack of its own. */
   static final String POSTGRES_FAILOVER = "postgres-failover";
 
   private static final String HOSTILE = "hostile-records";
