@@ -42,6 +42,11 @@ public final class RelayConfig extends ServiceConfig {
       Setting.string("VIGIL_RELAY_SLOT", "vigil_relay")
           .matching(IDENTIFIER, IDENTIFIER_SHAPE)
           .doc("Logical replication slot; also names the stored offsets and the standby lock.");
+  public static final Setting<Boolean> SLOT_FAILOVER =
+      Setting.bool("VIGIL_RELAY_SLOT_FAILOVER", true)
+          .doc(
+              "Make the slot a failover slot (PostgreSQL 17+ primary), synchronised to standbys with"
+                  + " sync_replication_slots=on, so it survives a failover; ignored on older servers.");
   public static final Setting<String> PUBLICATION =
       Setting.string("VIGIL_RELAY_PUBLICATION", "vigil_outbox")
           .matching(IDENTIFIER, IDENTIFIER_SHAPE)
@@ -118,6 +123,7 @@ public final class RelayConfig extends ServiceConfig {
           TOPIC_PARTITIONS,
           TOPIC_REPLICATION_FACTOR,
           SLOT,
+          SLOT_FAILOVER,
           PUBLICATION,
           SNAPSHOT_MODE,
           HEARTBEAT_INTERVAL,
