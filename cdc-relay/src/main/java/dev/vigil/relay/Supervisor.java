@@ -4,6 +4,7 @@ import static dev.vigil.relay.config.RelayConfig.MAX_RETRY_BACKOFF;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
 import static dev.vigil.relay.config.RelayConfig.STANDBY_POLL_INTERVAL;
 
+import dev.vigil.kit.ClientFailures;
 import dev.vigil.kit.backoff.ExponentialBackoff;
 import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
@@ -220,6 +221,8 @@ final class Supervisor implements Runnable {
   private static String reason(Throwable e) {
     Throwable root = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
     String message = root.getMessage();
-    return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    String text = root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    String hint = ClientFailures.hint(e);
+    return hint == null ? text : hint + " (" + text + ")";
   }
 }

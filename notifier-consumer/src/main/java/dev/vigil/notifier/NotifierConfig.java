@@ -7,7 +7,6 @@ import static dev.vigil.kit.CommonSettings.HTTP_PORT;
 import static dev.vigil.kit.CommonSettings.KAFKA_BOOTSTRAP_SERVERS;
 import static dev.vigil.kit.CommonSettings.TOPIC;
 import static dev.vigil.kit.CommonSettings.WEBHOOK_SECRETS;
-import static dev.vigil.kit.CommonSettings.WEBHOOK_SECRETS_FILE;
 
 import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.kit.ConfigDef;
@@ -15,6 +14,8 @@ import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.ServiceConfig;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.kafka.KafkaClientProperties;
+import dev.vigil.kit.kafka.KafkaSettings;
 import dev.vigil.notifier.webhook.WebhookRoute;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import java.net.URI;
@@ -31,8 +32,6 @@ public final class NotifierConfig extends ServiceConfig {
       Setting.string("VIGIL_WEBHOOK_URL", null).doc("Default webhook URL (https unless allowed).");
   public static final Setting<String> WEBHOOK_TOKEN =
       Setting.secret("VIGIL_WEBHOOK_TOKEN", "").doc("Bearer token for the default webhook.");
-  public static final Setting<String> WEBHOOK_TOKEN_FILE =
-      Setting.string("VIGIL_WEBHOOK_TOKEN_FILE", "").doc("File holding the bearer token.");
   public static final Setting<Boolean> WEBHOOK_ALLOW_HTTP =
       Setting.bool("VIGIL_WEBHOOK_ALLOW_HTTP", false).doc("Allow plain-http URLs (local use).");
   public static final Setting<String> WEBHOOK_ROUTES =
@@ -103,9 +102,7 @@ public final class NotifierConfig extends ServiceConfig {
               START_LOOKBACK,
               WEBHOOK_URL,
               WEBHOOK_SECRETS,
-              WEBHOOK_SECRETS_FILE,
               WEBHOOK_TOKEN,
-              WEBHOOK_TOKEN_FILE,
               WEBHOOK_ALLOW_HTTP,
               WEBHOOK_ROUTES,
               CONNECT_TIMEOUT,
@@ -126,26 +123,34 @@ public final class NotifierConfig extends ServiceConfig {
               v -> v.get(LEASE).compareTo(v.get(CONNECT_TIMEOUT).plus(v.get(READ_TIMEOUT))) > 0)
           .rule(
               BACKOFF_MAX + " must be >= " + BACKOFF_INITIAL,
-              v -> v.get(BACKOFF_MAX).compareTo(v.get(BACKOFF_INITIAL)) >= 0);
+              v -> v.get(BACKOFF_MAX).compareTo(v.get(BACKOFF_INITIAL)) >= 0)
+          .with(KafkaSettings::addTo);
 
   private final WebhookRoutes routes;
+  private final KafkaClientProperties kafkaClient;
 
   /** Reads every setting, then the routes; a {@link ConfigException} names each bad key. */
   public NotifierConfig(Settings settings) {
     super(DEFINITION, settings);
+    kafkaClient = KafkaClientProperties.of(this);
     try {
       boolean allowHttp = get(WEBHOOK_ALLOW_HTTP);
       WebhookRoute defaultRoute =
           new WebhookRoute(
               "*",
               URI.create(get(WEBHOOK_URL)),
-              secretOrFile(WEBHOOK_TOKEN, WEBHOOK_TOKEN_FILE),
+              get(WEBHOOK_TOKEN),
               WebhookSecret.parseList(webhookSecrets()),
               allowHttp);
       routes = WebhookRoutes.parse(defaultRoute, get(WEBHOOK_ROUTES), settings::raw, allowHttp);
     } catch (IllegalArgumentException e) {
       throw new ConfigException("webhook configuration is invalid: " + e.getMessage());
     }
+  }
+
+  /** Security and pass-through properties for every Kafka client of the notifier. */
+  public KafkaClientProperties kafkaClient() {
+    return kafkaClient;
   }
 
   /** The default route and the routes of {@code VIGIL_WEBHOOK_ROUTES}. */

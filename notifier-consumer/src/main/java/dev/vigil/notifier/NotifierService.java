@@ -98,7 +98,8 @@ public final class NotifierService implements AutoCloseable {
                   config.kafkaBootstrapServers(),
                   config.topic(),
                   config.get(GROUP_ID),
-                  config.get(START_LOOKBACK)),
+                  config.get(START_LOOKBACK),
+                  config.kafkaClient().asMap()),
               registry,
               delivery::wake);
       intake.start();

@@ -146,4 +146,46 @@ class NotifierConfigTest {
     env.put("VIGIL_WEBHOOK_SECRETS_FILE", file.toString());
     assertThat(new NotifierConfig(new Settings(env)).routes().defaultRoute().secrets()).hasSize(2);
   }
+
+  @Test
+  void everyTokenAndSecretComesFromAFileAndBothSetIsRefused(@TempDir Path dir) throws Exception {
+    Path token = Files.writeString(dir.resolve("token"), "hook-token-from-file\n");
+    Path admin = Files.writeString(dir.resolve("admin"), "admin-token-from-file\n");
+    Map<String, String> env = minimal();
+    env.put("VIGIL_WEBHOOK_TOKEN_FILE", token.toString());
+    env.put("VIGIL_NOTIFIER_ADMIN_TOKEN_FILE", admin.toString());
+
+    NotifierConfig config = new NotifierConfig(new Settings(env));
+    assertThat(config.routes().defaultRoute().bearerToken()).isEqualTo("hook-token-from-file");
+    assertThat(config.get(NotifierConfig.ADMIN_TOKEN)).isEqualTo("admin-token-from-file");
+    assertThat(config.toString()).doesNotContain("from-file");
+
+    env.put("VIGIL_WEBHOOK_TOKEN", "hook-token-from-env");
+    assertThatThrownBy(() -> new NotifierConfig(new Settings(env)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("VIGIL_WEBHOOK_TOKEN and VIGIL_WEBHOOK_TOKEN_FILE are both set")
+        .message()
+        .doesNotContain("from-env")
+        .doesNotContain("from-file");
+  }
+
+  @Test
+  void theConsumerGetsTheKafkaSecuritySettings() {
+    Map<String, String> env = minimal();
+    env.put("VIGIL_KAFKA_SECURITY_PROTOCOL", "SASL_SSL");
+    env.put("VIGIL_KAFKA_SASL_MECHANISM", "PLAIN");
+    env.put("VIGIL_KAFKA_SASL_USERNAME", "api-key");
+    env.put("VIGIL_KAFKA_SASL_PASSWORD", "api-secret");
+    env.put("VIGIL_KAFKA_PROPERTY_CLIENT_DNS_LOOKUP", "use_all_dns_ips");
+
+    NotifierConfig config = new NotifierConfig(new Settings(env));
+
+    assertThat(config.kafkaClient().asMap())
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("sasl.mechanism", "PLAIN")
+        .containsEntry("client.dns.lookup", "use_all_dns_ips");
+    assertThat(config.toString())
+        .doesNotContain("api-secret")
+        .contains("VIGIL_KAFKA_PROPERTY_CLIENT_DNS_LOOKUP=<hidden>");
+  }
 }

@@ -12,6 +12,8 @@ import dev.vigil.kit.ConfigDef;
 import dev.vigil.kit.ServiceConfig;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.kafka.KafkaClientProperties;
+import dev.vigil.kit.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -40,6 +42,11 @@ public final class RelayConfig extends ServiceConfig {
       Setting.string("VIGIL_RELAY_SLOT", "vigil_relay")
           .matching(IDENTIFIER, IDENTIFIER_SHAPE)
           .doc("Logical replication slot; also names the stored offsets and the standby lock.");
+  public static final Setting<Boolean> SLOT_FAILOVER =
+      Setting.bool("VIGIL_RELAY_SLOT_FAILOVER", true)
+          .doc(
+              "Make the slot a failover slot (PostgreSQL 17+ primary), synchronised to standbys with"
+                  + " sync_replication_slots=on, so it survives a failover; ignored on older servers.");
   public static final Setting<String> PUBLICATION =
       Setting.string("VIGIL_RELAY_PUBLICATION", "vigil_outbox")
           .matching(IDENTIFIER, IDENTIFIER_SHAPE)
@@ -105,8 +112,8 @@ public final class RelayConfig extends ServiceConfig {
           .range("100ms", "5m")
           .doc("How often the replication slot lag is measured.");
 
-  /** Every setting of the relay, in README order. */
-  public static final ConfigDef DEFINITION =
+  /** The relay's own settings, in README order. */
+  private static final ConfigDef RELAY_SETTINGS =
       ConfigDef.of(
           DB_URL,
           DB_USER.doc("Database user with the REPLICATION attribute, owner of the outbox table."),
@@ -116,6 +123,7 @@ public final class RelayConfig extends ServiceConfig {
           TOPIC_PARTITIONS,
           TOPIC_REPLICATION_FACTOR,
           SLOT,
+          SLOT_FAILOVER,
           PUBLICATION,
           SNAPSHOT_MODE,
           HEARTBEAT_INTERVAL,
@@ -131,6 +139,11 @@ public final class RelayConfig extends ServiceConfig {
           HTTP_PORT.withDefault("8082").doc("Port of /health and /metrics; 0 picks a free port."),
           INSTANCE_ID);
 
+  /** Every setting of the relay, in README order: its own, then the Kafka security settings. */
+  public static final ConfigDef DEFINITION = RELAY_SETTINGS.with(KafkaSettings::addTo);
+
+  private final KafkaClientProperties kafkaClient;
+
   /**
    * Reads and validates every setting, once.
    *
@@ -138,6 +151,15 @@ public final class RelayConfig extends ServiceConfig {
    */
   public RelayConfig(Settings settings) {
     super(DEFINITION, settings);
+    kafkaClient = KafkaClientProperties.of(this);
+  }
+
+  /**
+   * Security and pass-through properties for every Kafka client of the relay (producer, admin).
+   * Debezium itself runs no Kafka client here: offsets are stored in PostgreSQL.
+   */
+  public KafkaClientProperties kafkaClient() {
+    return kafkaClient;
   }
 
   /** Whether batches are Kafka transactions ({@code VIGIL_RELAY_DELIVERY=exactly-once}). */

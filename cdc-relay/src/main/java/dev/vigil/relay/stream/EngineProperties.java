@@ -7,10 +7,12 @@ import static dev.vigil.relay.config.RelayConfig.OFFSET_FLUSH_INTERVAL;
 import static dev.vigil.relay.config.RelayConfig.POLL_INTERVAL;
 import static dev.vigil.relay.config.RelayConfig.PUBLICATION;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.SLOT_FAILOVER;
 import static dev.vigil.relay.config.RelayConfig.SNAPSHOT_MODE;
 
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.OutboxContract;
+import dev.vigil.kit.db.PostgresTls;
 import dev.vigil.relay.config.RelayConfig;
 import java.util.Properties;
 
@@ -56,9 +58,15 @@ final class EngineProperties {
     p.setProperty("database.dbname", config.dbName());
     p.setProperty("database.user", config.dbUser());
     p.setProperty("database.password", config.dbPassword());
+    // TLS of the JDBC URL (sslmode, sslrootcert, sslcert, sslkey) for Debezium's replication and
+    // JDBC connections, which it builds from host, port and database rather than from the URL.
+    PostgresTls.debeziumProperties(config.dbUrl()).forEach(p::setProperty);
     p.setProperty("topic.prefix", TOPIC_PREFIX);
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", config.get(SLOT));
+    // A slot Debezium creates is a failover slot on a PostgreSQL 17+ primary (it falls back to a
+    // plain slot elsewhere); SlotFailover reports which and upgrades an existing plain slot.
+    p.setProperty("slot.failover", String.valueOf(config.get(SLOT_FAILOVER)));
     p.setProperty("publication.name", config.get(PUBLICATION));
     p.setProperty("publication.autocreate.mode", "disabled");
     p.setProperty("snapshot.mode", config.get(SNAPSHOT_MODE));

@@ -45,7 +45,7 @@ public final class OutboxStream implements AutoCloseable {
 
   private OutboxStream(
       RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
-    producer = new KafkaProducer<>(producerProperties(config));
+    producer = new KafkaProducer<>(config.kafkaClient().on(producerProperties(config)));
     Runnable firstBatch =
         () -> {
           metrics.firstBatchRelayed();
@@ -228,11 +228,14 @@ public final class OutboxStream implements AutoCloseable {
 
   /** Properties of the consumer that reads the offsets topic back. */
   static Map<String, Object> offsetsConsumerProperties(RelayConfig config) {
-    return Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        config.kafkaBootstrapServers(),
-        ConsumerConfig.CLIENT_ID_CONFIG,
-        "vigil-relay-offsets-" + config.instanceId());
+    return config
+        .kafkaClient()
+        .on(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                config.kafkaBootstrapServers(),
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                "vigil-relay-offsets-" + config.instanceId()));
   }
 
   static Map<String, Object> producerProperties(RelayConfig config) {

@@ -70,6 +70,7 @@ public final class RelaySchema {
     try (Connection connection =
         DriverManager.getConnection(config.dbUrl(), config.dbUser(), config.dbPassword())) {
       checkSlot(connection);
+      new SlotFailover(config).ensure(connection);
       ensurePublication(connection);
     }
   }

@@ -101,10 +101,13 @@ final class TopicSetup {
 
   private static Admin admin(RelayConfig config) {
     return Admin.create(
-        Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers(),
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000,
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000));
+        config
+            .kafkaClient()
+            .on(
+                Map.of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers(),
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)));
   }
 
   /**

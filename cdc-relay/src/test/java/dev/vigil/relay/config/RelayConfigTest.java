@@ -44,6 +44,29 @@ class RelayConfigTest {
   }
 
   @Test
+  void theSlotIsAFailoverSlotUnlessSwitchedOffAndOnlyABooleanSwitchesIt() {
+    assertThat(new RelayConfig(new Settings(minimal())).get(RelayConfig.SLOT_FAILOVER)).isTrue();
+    Map<String, String> off = minimal();
+    off.put("VIGIL_RELAY_SLOT_FAILOVER", "false");
+    assertThat(new RelayConfig(new Settings(off)).get(RelayConfig.SLOT_FAILOVER)).isFalse();
+    Map<String, String> bad = minimal();
+    bad.put("VIGIL_RELAY_SLOT_FAILOVER", "yes please");
+    assertThatThrownBy(() -> new RelayConfig(new Settings(bad)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("VIGIL_RELAY_SLOT_FAILOVER");
+  }
+
+  @Test
+  void aMultiHostUrlIsRefusedBecauseDebeziumsReplicationConnectionTakesOneHost() {
+    Map<String, String> env = minimal();
+    env.put("VIGIL_DB_URL", "jdbc:postgresql://pg1:5432,pg2:5432/vigil?targetServerType=primary");
+
+    assertThatThrownBy(() -> new RelayConfig(new Settings(env)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("VIGIL_DB_URL");
+  }
+
+  @Test
   void databaseAddressIsDerivedFromTheJdbcUrl() {
     RelayConfig config = new RelayConfig(new Settings(minimal()));
 

@@ -1,5 +1,6 @@
 package dev.vigil.kit;
 
+import dev.vigil.kit.db.PostgresTls;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.UUID;
@@ -17,7 +18,13 @@ public final class CommonSettings {
   public static final Setting<String> DB_URL =
       Setting.string("VIGIL_DB_URL", null)
           .check(CommonSettings::isJdbcUrl, "must look like jdbc:postgresql://host:port/database")
-          .doc("JDBC URL of the service's PostgreSQL database.");
+          .check(
+              CommonSettings::hasValidTls,
+              "sslmode must be one of " + String.join(", ", PostgresTls.MODES))
+          .doc(
+              "JDBC URL of the service's PostgreSQL database; TLS as pgjdbc parameters"
+                  + " (?sslmode=verify-full&sslrootcert=/ca.pem, sslcert and sslkey for client"
+                  + " certificates), used by every connection of the service.");
   public static final Setting<String> DB_USER =
       Setting.string("VIGIL_DB_USER", null).doc("Database user.");
   public static final Setting<String> DB_PASSWORD =
@@ -42,11 +49,13 @@ public final class CommonSettings {
   public static final Setting<String> WEBHOOK_SECRETS =
       Setting.secret("VIGIL_WEBHOOK_SECRETS", "")
           .doc("Signing secrets, whsec_<base64>, comma-separated (several while rotating).");
-  public static final Setting<String> WEBHOOK_SECRETS_FILE =
-      Setting.string("VIGIL_WEBHOOK_SECRETS_FILE", "")
-          .doc("File holding the signing secrets instead of VIGIL_WEBHOOK_SECRETS.");
 
   private CommonSettings() {}
+
+  private static boolean hasValidTls(String jdbcUrl) {
+    String mode = PostgresTls.fromJdbcUrl(jdbcUrl).get("sslmode");
+    return mode == null || PostgresTls.MODES.contains(mode);
+  }
 
   private static boolean isJdbcUrl(String jdbcUrl) {
     if (!JDBC_URL.matcher(jdbcUrl).matches()) {

@@ -1,12 +1,26 @@
 package dev.vigil.kit;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** Secrets kept in files (Kubernetes and compose secrets are files). */
+/**
+ * Secrets kept in files (Kubernetes and compose secrets are files). A secret file holds UTF-8 text
+ * of at most {@link #MAX_BYTES}; surrounding whitespace (the trailing newline editors add) is
+ * dropped. Errors name the file and what is wrong with it, never its content.
+ */
 public final class SecretFile {
+  /**
+   * Largest secret file read: secrets are short, and a path to a huge file must not exhaust memory.
+   */
+  public static final int MAX_BYTES = 64 * 1024;
+
   private SecretFile() {}
 
   /**
@@ -16,10 +30,40 @@ public final class SecretFile {
    * @throws IllegalArgumentException naming the file, never its content
    */
   public static String read(String what, Path path) {
-    try {
-      return Files.readString(path, StandardCharsets.UTF_8).strip();
-    } catch (IOException e) {
-      throw new IllegalArgumentException(what + ": cannot read secret file " + path);
+    if (!Files.isRegularFile(path)) {
+      throw new IllegalArgumentException(
+          what + ": cannot read secret file " + path + " (missing or not a regular file)");
     }
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(path)) {
+      bytes = in.readNBytes(MAX_BYTES + 1);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(what + ": cannot read secret file " + path + " (missing)");
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          what + ": cannot read secret file " + path + " (" + e.getClass().getSimpleName() + ")");
+    }
+    if (bytes.length > MAX_BYTES) {
+      throw new IllegalArgumentException(
+          what + ": secret file " + path + " is larger than " + MAX_BYTES + " bytes");
+    }
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString()
+          .strip();
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(what + ": secret file " + path + " is not UTF-8 text");
+    }
+  }
+
+  /** The part of a {@link #read} failure after "KEY: ", for messages that name the key already. */
+  static String reason(RuntimeException e) {
+    String message = e.getMessage() == null ? "cannot read secret file" : e.getMessage();
+    int colon = message.indexOf(": ");
+    return colon < 0 ? message : message.substring(colon + 2);
   }
 }

@@ -2,7 +2,7 @@ package dev.vigil.kit;
 
 import dev.vigil.kit.db.Database;
 import java.net.URI;
-import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Base of each service's configuration: the parsed {@link Values} of its {@link ConfigDef} and the
@@ -34,6 +34,14 @@ public abstract class ServiceConfig {
    */
   public final <T> T get(Setting<T> setting) {
     return values.get(setting);
+  }
+
+  /**
+   * The pass-through variables {@code <prefix><name>} of a family this service declares (see {@link
+   * ConfigDef#prefixed}), by name. Never log the values.
+   */
+  public final Map<String, String> prefixed(String prefix) {
+    return values.prefixed(prefix);
   }
 
   public final String dbUrl() {
@@ -99,40 +107,21 @@ public abstract class ServiceConfig {
   }
 
   /**
-   * The signing secrets as text, from {@code VIGIL_WEBHOOK_SECRETS_FILE} when set, else from {@code
-   * VIGIL_WEBHOOK_SECRETS}.
+   * The signing secrets as text, from {@code VIGIL_WEBHOOK_SECRETS} or the file named by {@code
+   * VIGIL_WEBHOOK_SECRETS_FILE}.
    *
-   * @throws ConfigException when neither is set or the file cannot be read
+   * @throws ConfigException when neither is set
    */
   public final String webhookSecrets() {
-    String secrets =
-        secretOrFile(CommonSettings.WEBHOOK_SECRETS, CommonSettings.WEBHOOK_SECRETS_FILE);
+    String secrets = get(CommonSettings.WEBHOOK_SECRETS);
     if (secrets == null || secrets.replaceAll("[,\\s]", "").isEmpty()) {
       throw new ConfigException(
           CommonSettings.WEBHOOK_SECRETS.key()
               + " (or "
-              + CommonSettings.WEBHOOK_SECRETS_FILE.key()
+              + CommonSettings.WEBHOOK_SECRETS.fileKey()
               + ") is required");
     }
     return secrets;
-  }
-
-  /**
-   * A secret given either directly or as the path of a file holding it (for container secrets): the
-   * file's content when {@code file} is set, else the value of {@code secret} (null if unset).
-   *
-   * @throws ConfigException naming {@code file} (never its content) when it cannot be read
-   */
-  protected final String secretOrFile(Setting<String> secret, Setting<String> file) {
-    String path = get(file);
-    if (path == null) {
-      return get(secret);
-    }
-    try {
-      return SecretFile.read(file.key(), Path.of(path));
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
-    }
   }
 
   private URI jdbcUri() {

@@ -83,6 +83,14 @@ public final class Setting<T> {
     return secret;
   }
 
+  /**
+   * The variable that may hold the path of a file with this secret's value instead ({@code
+   * KEY_FILE}); null for a setting that is not secret.
+   */
+  public String fileKey() {
+    return secret ? key + "_FILE" : null;
+  }
+
   /** What a valid value must be, in words ("must be between 1 and 64"), for the README. */
   public List<String> rules() {
     return rules;
@@ -157,8 +165,15 @@ public final class Setting<T> {
     try {
       return parser.apply(raw.strip());
     } catch (IllegalArgumentException e) {
-      String shown = secret ? "<secret>" : "'" + Redact.urls(raw) + "'";
-      throw new ConfigException(key + "=" + shown + " is invalid: " + e.getMessage());
+      String reason = String.valueOf(e.getMessage());
+      if (secret) {
+        // a parser's message may quote its input ("For input string: …"): never a secret's
+        String stripped = raw.strip();
+        boolean echoes = !stripped.isEmpty() && reason.contains(stripped);
+        throw new ConfigException(
+            key + "=<secret> is invalid: " + (echoes ? "not a valid value" : reason));
+      }
+      throw new ConfigException(key + "='" + Redact.urls(raw) + "' is invalid: " + reason);
     }
   }
 

@@ -13,10 +13,31 @@ import java.util.StringJoiner;
 public final class Values {
   private final List<Setting<?>> settings;
   private final Map<String, Object> byKey;
+  private final Map<String, Map<String, String>> prefixed;
 
-  Values(List<Setting<?>> settings, Map<String, Object> byKey) {
+  Values(
+      List<Setting<?>> settings,
+      Map<String, Object> byKey,
+      Map<String, Map<String, String>> prefixed) {
     this.settings = settings;
     this.byKey = Collections.unmodifiableMap(new HashMap<>(byKey));
+    Map<String, Map<String, String>> copy = new HashMap<>();
+    prefixed.forEach((prefix, found) -> copy.put(prefix, Map.copyOf(found)));
+    this.prefixed = Collections.unmodifiableMap(copy);
+  }
+
+  /**
+   * The pass-through variables {@code <prefix><name>} by name (see {@link ConfigDef#prefixed}).
+   * Their values may be secret: never log them.
+   *
+   * @throws IllegalArgumentException if {@code prefix} is not declared by this service
+   */
+  public Map<String, String> prefixed(String prefix) {
+    Map<String, String> found = prefixed.get(prefix);
+    if (found == null) {
+      throw new IllegalArgumentException(prefix + "<name> is not a setting of this service");
+    }
+    return found;
   }
 
   /**
@@ -48,6 +69,9 @@ public final class Values {
       }
       shown.add(setting.key() + "=" + text);
     }
+    // pass-through values may hold credentials (a JAAS config): only their names are shown
+    prefixed.forEach(
+        (prefix, found) -> found.keySet().forEach(n -> shown.add(prefix + n + "=<hidden>")));
     return shown.toString();
   }
 }

@@ -90,7 +90,8 @@ class ConfigDefTest {
     assertThat(DEFINITION.markdownRows())
         .contains(
             "| `VIGIL_TEST_WORKERS` | `4` | Worker threads. (must be between 1 and 64) |",
-            "| `VIGIL_TEST_TOKEN` | **required** | Token. Secret. |",
+            "| `VIGIL_TEST_TOKEN` | **required** | Token. Secret; or the path of a file holding it in"
+                + " `VIGIL_TEST_TOKEN_FILE`. |",
             "| `VIGIL_INSTANCE_ID` | (computed) | " + CommonSettings.INSTANCE_ID.doc() + " |")
         .hasSize(DEFINITION.settings().size());
     assertThat(DEFINITION.ruleTexts())

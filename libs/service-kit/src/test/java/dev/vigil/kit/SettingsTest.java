@@ -54,6 +54,6 @@ class SettingsTest {
         new Setting<>("VIGIL_PIN", "0", "pin", true, raw -> Integer.parseInt(raw));
 
     assertThatThrownBy(() -> secretNumber.parse("12ab"))
-        .hasMessage("VIGIL_PIN=<secret> is invalid: For input string: \"12ab\"");
+        .hasMessage("VIGIL_PIN=<secret> is invalid: not a valid value");
   }
 }

@@ -1,5 +1,6 @@
 package dev.vigil.notifier.intake;
 
+import dev.vigil.kit.ClientFailures;
 import dev.vigil.kit.SafeText;
 import dev.vigil.kit.backoff.ExponentialBackoff;
 import dev.vigil.kit.db.Database;
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -47,10 +49,22 @@ public final class ReceiptConsumer implements AutoCloseable {
    *
    * @param startLookBack where a partition without committed offset starts (see {@link
    *     StartPosition})
+   * @param clientProperties security and pass-through properties, added last (see {@link
+   *     dev.vigil.kit.kafka.KafkaClientProperties})
    */
   public record Options(
-      String bootstrapServers, String topic, String groupId, Duration startLookBack) {
+      String bootstrapServers,
+      String topic,
+      String groupId,
+      Duration startLookBack,
+      Map<String, Object> clientProperties) {
+    /** Without security properties (a PLAINTEXT broker). */
+    public Options(String bootstrapServers, String topic, String groupId, Duration startLookBack) {
+      this(bootstrapServers, topic, groupId, startLookBack, Map.of());
+    }
+
     public Options {
+      clientProperties = Map.copyOf(clientProperties);
       Objects.requireNonNull(bootstrapServers, "bootstrapServers is missing");
       Objects.requireNonNull(topic, "topic is missing");
       Objects.requireNonNull(groupId, "groupId is missing");
@@ -78,6 +92,7 @@ public final class ReceiptConsumer implements AutoCloseable {
       props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
       props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
       props.put(ConsumerConfig.CLIENT_ID_CONFIG, groupId + "-intake");
+      props.putAll(clientProperties);
       return props;
     }
   }
@@ -191,12 +206,12 @@ public final class ReceiptConsumer implements AutoCloseable {
           backoff.reset();
         }
         Duration pause = backoff.next();
-        state = IntakeState.down(IntakeState.Cause.KAFKA, e.toString());
+        state = IntakeState.down(IntakeState.Cause.KAFKA, ClientFailures.describe(e));
         restarts.increment();
         LOG.error(
             "intake consumer failed restart_in_ms={} error=\"{}\"",
             pause.toMillis(),
-            SafeText.text(e.toString(), SafeText.MAX_REASON),
+            SafeText.text(ClientFailures.describe(e), SafeText.MAX_REASON),
             e);
         if (!pause(pause)) {
           break;

@@ -15,6 +15,9 @@ import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
@@ -35,12 +38,77 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final Path logDir;
   private final int port;
   private final int controllerPort;
+  private final SaslSslListener saslSsl;
+  private final int saslSslPort;
   private KafkaRaftServer server;
 
+  /**
+   * A second client listener, {@code SASL_SSL} with SCRAM-SHA-512, beside the PLAINTEXT one (which
+   * the broker itself and test set-up keep using): what platform Kafka clusters (Strimzi, MSK,
+   * Confluent) offer their clients.
+   *
+   * @param keyStore PKCS12 key store with the broker's key and certificate chain
+   * @param keyStorePassword its password (also the key's)
+   */
+  public record SaslSslListener(Path keyStore, String keyStorePassword) {}
+
   private EmbeddedKafkaBroker(Path logDir, int port, int controllerPort) {
+    this(logDir, port, controllerPort, null, 0);
+  }
+
+  private EmbeddedKafkaBroker(
+      Path logDir, int port, int controllerPort, SaslSslListener saslSsl, int saslSslPort) {
     this.logDir = logDir;
     this.port = port;
     this.controllerPort = controllerPort;
+    this.saslSsl = saslSsl;
+    this.saslSslPort = saslSslPort;
+  }
+
+  /**
+   * As {@link #start(Path, int)} on free ports, with a {@code SASL_SSL} (SCRAM-SHA-512) listener
+   * too; add its users with {@link #createScramUser}.
+   */
+  public static EmbeddedKafkaBroker startWithSaslSsl(Path baseDir, SaslSslListener listener) {
+    Path logDir = baseDir.resolve("kraft-logs");
+    EmbeddedKafkaBroker broker =
+        new EmbeddedKafkaBroker(
+            logDir, FreePorts.pick(), FreePorts.pick(), listener, FreePorts.pick());
+    broker.format();
+    broker.start();
+    return broker;
+  }
+
+  /** Bootstrap servers of the {@code SASL_SSL} listener. */
+  public String saslSslBootstrapServers() {
+    if (saslSsl == null) {
+      throw new IllegalStateException("this broker has no SASL_SSL listener");
+    }
+    return "127.0.0.1:" + saslSslPort;
+  }
+
+  /** Adds (or replaces) a SCRAM-SHA-512 user for the {@code SASL_SSL} listener. */
+  public void createScramUser(String user, String password) {
+    try (Admin admin =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                30_000))) {
+      admin
+          .alterUserScramCredentials(
+              List.of(
+                  new UserScramCredentialUpsertion(
+                      user, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating SCRAM user " + user, e);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create SCRAM user " + user, e);
+    }
   }
 
   /**
@@ -135,6 +203,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("controller.listener.names", "CONTROLLER");
     props.put("inter.broker.listener.name", "PLAINTEXT");
     props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    if (saslSsl != null) {
+      addSaslSslListener(props);
+    }
     props.put("log.dirs", logDir.toString());
     // A single node: every internal topic has one replica.
     props.put("offsets.topic.replication.factor", "1");
@@ -152,6 +223,24 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
     return new KafkaConfig(props, false);
+  }
+
+  private void addSaslSslListener(Properties props) {
+    String listener = "SASL_SSL://127.0.0.1:" + saslSslPort;
+    props.put("listeners", props.getProperty("listeners") + "," + listener);
+    props.put("advertised.listeners", props.getProperty("advertised.listeners") + "," + listener);
+    props.put(
+        "listener.security.protocol.map",
+        props.getProperty("listener.security.protocol.map") + ",SASL_SSL:SASL_SSL");
+    String prefix = "listener.name.sasl_ssl.";
+    props.put(prefix + "sasl.enabled.mechanisms", "SCRAM-SHA-512");
+    props.put(
+        prefix + "scram-sha-512.sasl.jaas.config",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+    props.put(prefix + "ssl.keystore.type", "PKCS12");
+    props.put(prefix + "ssl.keystore.location", saslSsl.keyStore().toString());
+    props.put(prefix + "ssl.keystore.password", saslSsl.keyStorePassword());
+    props.put(prefix + "ssl.key.password", saslSsl.keyStorePassword());
   }
 
   private void awaitReady(Duration timeout) {

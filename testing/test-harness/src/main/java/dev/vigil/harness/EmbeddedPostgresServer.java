@@ -78,6 +78,47 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     return server;
   }
 
+  /**
+   * Where the server's TLS material is: {@code ssl=on} with these files, and a {@code pg_hba.conf}
+   * that accepts only TLS connections over TCP. The superuser {@link #USER} is trusted (the harness
+   * and the test's set-up use it); every other user needs its password and a client certificate
+   * signed by the CA whose common name is the user ({@code clientcert=verify-full}), for normal and
+   * replication connections alike.
+   */
+  public record Tls(Path certFile, Path keyFile, Path caFile) {}
+
+  /**
+   * As {@link #start(Path, int, boolean)} on a free port, with TLS as {@code tls} says: what a
+   * platform database with {@code sslmode=verify-full} clients looks like.
+   */
+  public static EmbeddedPostgresServer startWithTls(Path baseDir, boolean durable, Tls tls) {
+    EmbeddedPostgresServer server = start(baseDir, 0, durable);
+    server.settings.put("ssl", "on");
+    server.settings.put("ssl_cert_file", tls.certFile().toAbsolutePath().toString());
+    server.settings.put("ssl_key_file", tls.keyFile().toAbsolutePath().toString());
+    server.settings.put("ssl_ca_file", tls.caFile().toAbsolutePath().toString());
+    try {
+      Files.writeString(
+          server.dataDir.resolve("pg_hba.conf"),
+          """
+          # written by EmbeddedPostgresServer.startWithTls: TLS only over TCP
+          local   all          all                     trust
+          hostssl all          postgres 127.0.0.1/32   trust
+          hostssl all          postgres ::1/128        trust
+          hostssl all          all      127.0.0.1/32   scram-sha-256 clientcert=verify-full
+          hostssl all          all      ::1/128        scram-sha-256 clientcert=verify-full
+          hostssl replication  all      127.0.0.1/32   scram-sha-256 clientcert=verify-full
+          hostssl replication  all      ::1/128        scram-sha-256 clientcert=verify-full
+          """);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write pg_hba.conf in " + server.dataDir, e);
+    }
+    // ssl=on and the new pg_hba.conf take effect at the restart
+    server.stop();
+    server.start();
+    return server;
+  }
+
   /** Starts the server (again) on the same port and data directory. */
   public synchronized void start() {
     if (postgres != null) {

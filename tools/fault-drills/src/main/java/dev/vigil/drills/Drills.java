@@ -84,8 +84,17 @@ final class Drills {
                 + " trailing garbage, empty, tombstone, oversize, unknown kind and version, a"
                 + " delivered event id again with the same and another payload)",
             ctx -> relays(ctx, 1),
-            Drills::hostileRecords));
+            Drills::hostileRecords),
+        new Drill(
+            POSTGRES_FAILOVER,
+            "kill -9 of the PostgreSQL primary once the relay's failover slot is synchronised to the"
+                + " synchronous standby; the standby is promoted and the database address moves to it",
+            ctx -> relays(ctx, 1),
+            Drills::failOverPostgres));
   }
+
+  /** Needs PostgreSQL as primary and standby: the suite runs it last, on a stack of its own. */
+  static final String POSTGRES_FAILOVER = "postgres-failover";
 
   private static final String HOSTILE = "hostile-records";
 
@@ -191,6 +200,29 @@ final class Drills {
       ctx.stack.infra().startPostgres();
       ctx.record("postgres stop/start", at, System.nanoTime(), -1);
     }
+  }
+
+  /**
+   * One failover, while events flow: it waits until the relay's slot is synchronised to the standby
+   * (a failover slot, {@code synced = true}), then kills the primary and promotes the standby.
+   * Every process reconnects to the moved address by itself; the relay resumes from the synced slot
+   * and the offsets in the promoted database.
+   */
+  private static void failOverPostgres(DrillContext ctx) {
+    Infra infra = ctx.stack.infra();
+    ctx.awaitProgressThenPause(
+        "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
+    Stack.await(
+        "the relay's slot synchronised to the standby",
+        STARTUP,
+        () -> infra.standbyHasSyncedSlot(Stack.RELAY_SLOT));
+    long at = System.nanoTime();
+    infra.failOver();
+    ctx.record(
+        "postgres primary kill -9 (slot synced on the standby), standby promoted",
+        at,
+        System.nanoTime(),
+        -1);
   }
 
   private static void killNotifiers(DrillContext ctx) {

@@ -45,6 +45,10 @@ class ComposeFileTest {
     SERVICES.forEach(
         (service, settings) -> {
           Set<String> known = settings.stream().map(Setting::key).collect(Collectors.toSet());
+          // every secret KEY also takes KEY_FILE (a compose or Kubernetes secret)
+          settings.stream()
+              .filter(Setting::secret)
+              .forEach(setting -> known.add(setting.fileKey()));
           assertThat(environment(services, service).keySet())
               .as("variables of compose service %s that it does not read", service)
               .isSubsetOf(known);

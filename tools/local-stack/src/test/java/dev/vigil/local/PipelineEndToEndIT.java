@@ -3,15 +3,12 @@ package dev.vigil.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -20,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -39,27 +35,8 @@ class PipelineEndToEndIT {
   @Test
   void outageAndRecoveryReachTheReceiverOnceEachInOrder(
       TestDatabase db, TestKafka kafka, @TempDir Path dir) throws Exception {
-    AtomicBoolean up = new AtomicBoolean(true);
-    HttpServer target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    target.createContext(
-        "/",
-        exchange -> {
-          exchange.sendResponseHeaders(up.get() ? 200 : 503, -1);
-          exchange.close();
-        });
-    target.start();
-    Path targets = dir.resolve("targets.yaml");
-    Files.writeString(
-        targets,
-        """
-        targets:
-          - name: checkout
-            url: http://127.0.0.1:%d/health
-            interval: 1s
-            timeout: 500ms
-            failureThreshold: 3
-        """
-            .formatted(target.getAddress().getPort()));
+    TestTarget target = TestTarget.start();
+    Path targets = target.writeTargetsFile(dir.resolve("targets.yaml"), "checkout", 3);
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     LocalStackOptions options = new LocalStackOptions(dir.resolve("data"), targets, null, 0);
     LocalStack.Backing backing =
@@ -69,9 +46,9 @@ class PipelineEndToEndIT {
         LocalStack.start(
             options, backing, new PrintStream(printed, true, StandardCharsets.UTF_8))) {
       await().atMost(Duration.ofSeconds(30)).until(() -> count(db, "check_history") >= 2);
-      up.set(false);
+      target.up(false);
       await().atMost(Duration.ofSeconds(60)).until(() -> alertLines(printed).size() == 1);
-      up.set(true);
+      target.up(true);
       await().atMost(Duration.ofSeconds(60)).until(() -> alertLines(printed).size() == 2);
 
       List<String> lines = alertLines(printed);
@@ -89,7 +66,7 @@ class PipelineEndToEndIT {
           .isEqualTo("2");
       assertThat(keysOnKafka(kafka)).containsExactly("checkout", "checkout");
     } finally {
-      target.stop(0);
+      target.close();
     }
   }
 

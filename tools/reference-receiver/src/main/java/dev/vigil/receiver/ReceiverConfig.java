@@ -5,7 +5,6 @@ import static dev.vigil.kit.CommonSettings.DB_URL;
 import static dev.vigil.kit.CommonSettings.DB_USER;
 import static dev.vigil.kit.CommonSettings.HTTP_PORT;
 import static dev.vigil.kit.CommonSettings.WEBHOOK_SECRETS;
-import static dev.vigil.kit.CommonSettings.WEBHOOK_SECRETS_FILE;
 
 import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.kit.ConfigDef;
@@ -41,7 +40,6 @@ public final class ReceiverConfig extends ServiceConfig {
           DB_PASSWORD,
           HTTP_PORT.withDefault("8090").doc("Port to receive webhooks on; 0 picks a free port."),
           WEBHOOK_SECRETS.doc("Accepted signing secrets, whsec_<base64>, comma-separated."),
-          WEBHOOK_SECRETS_FILE,
           TOKEN,
           TOLERANCE,
           FAULTS);

@@ -1,5 +1,6 @@
 package dev.vigil.kit.lifecycle;
 
+import dev.vigil.kit.ClientFailures;
 import dev.vigil.kit.ConfigException;
 import java.io.PrintStream;
 import java.util.function.Supplier;
@@ -40,6 +41,13 @@ public final class ServiceLauncher {
     } catch (ConfigException e) {
       err.println(e.getMessage());
       return null;
+    } catch (RuntimeException e) {
+      // a refused password or an unknown CA: say which setting to check before the stack trace
+      String hint = ClientFailures.hint(e);
+      if (hint != null) {
+        err.println("start failed: " + hint);
+      }
+      throw e;
     }
   }
 

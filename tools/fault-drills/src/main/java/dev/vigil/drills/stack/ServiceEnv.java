@@ -14,6 +14,7 @@ final class ServiceEnv {
   static final String NOTIFIER_MAIN = "dev.vigil.notifier.NotifierMain";
   static final String RECEIVER_MAIN = "dev.vigil.receiver.ReceiverMain";
   static final String RECEIVER_PATH = "/webhook";
+  static final String RELAY_SLOT = "vigil_drill";
 
   /**
    * The notifier gives up on a response after this long; the chaos proxy's slow mode exceeds it.
@@ -33,7 +34,7 @@ final class ServiceEnv {
     env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", infra.bootstrapServers());
     env.put("VIGIL_TOPIC", options.topic());
     env.put("VIGIL_TOPIC_PARTITIONS", String.valueOf(options.partitions()));
-    env.put("VIGIL_RELAY_SLOT", "vigil_drill");
+    env.put("VIGIL_RELAY_SLOT", RELAY_SLOT);
     env.put("VIGIL_RELAY_PUBLICATION", "vigil_drill_outbox");
     env.put("VIGIL_INSTANCE_ID", instanceId);
     return env;

@@ -23,6 +23,9 @@ public final class Stack implements AutoCloseable {
   public static final Duration WEBHOOK_READ_TIMEOUT =
       Duration.ofMillis(ServiceEnv.WEBHOOK_READ_TIMEOUT_MS);
 
+  /** The relays' replication slot (failover slot on PostgreSQL 17). */
+  public static final String RELAY_SLOT = ServiceEnv.RELAY_SLOT;
+
   private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
 
   private final Infra infra;
