@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,12 +36,7 @@ class AlertRulesTest {
 
   @Test
   void promtoolAcceptsEveryRule() {
-    Path promtool = promtool();
-
-    ObservabilityKit.Run check =
-        ObservabilityKit.run(
-            ObservabilityKit.DIR,
-            List.of(promtool.toString(), "check", "rules", "vigil-rules.yaml"));
+    ObservabilityKit.Run check = promtool("check", "rules", "vigil-rules.yaml");
 
     assertThat(check.exitCode()).as(check.output()).isZero();
     assertThat(check.output()).contains("SUCCESS: " + ObservabilityKit.rules().size() + " rules");
@@ -48,12 +44,7 @@ class AlertRulesTest {
 
   @Test
   void promtoolUnitTestsOfTheRulesPass() {
-    Path promtool = promtool();
-
-    ObservabilityKit.Run test =
-        ObservabilityKit.run(
-            ObservabilityKit.DIR,
-            List.of(promtool.toString(), "test", "rules", "vigil-rules.test.yaml"));
+    ObservabilityKit.Run test = promtool("test", "rules", "vigil-rules.test.yaml");
 
     assertThat(test.exitCode()).as(test.output()).isZero();
     assertThat(test.output()).contains("SUCCESS");
@@ -124,7 +115,6 @@ class AlertRulesTest {
     assertThat(configJobs).isEqualTo(ruleJobs);
     assertThat(ruleJobs).containsExactly("vigil-monitor", "vigil-notifier", "vigil-relay");
 
-    Path promtool = promtool();
     // The shipped file names the rules where the compose container mounts them; check it as is
     // otherwise.
     Path copy = dir.resolve("prometheus.yml");
@@ -132,8 +122,7 @@ class AlertRulesTest {
         copy,
         Files.readString(ObservabilityKit.PROMETHEUS_CONFIG)
             .replace("/etc/prometheus/vigil-rules.yaml", ObservabilityKit.RULES.toString()));
-    ObservabilityKit.Run check =
-        ObservabilityKit.run(dir, List.of(promtool.toString(), "check", "config", copy.toString()));
+    ObservabilityKit.Run check = promtool("check", "config", copy.toString());
     assertThat(check.exitCode()).as(check.output()).isZero();
   }
 
@@ -222,10 +211,14 @@ class AlertRulesTest {
     assertThat(config.exitCode()).as(config.output()).isZero();
   }
 
-  private static Path promtool() {
+  /** Runs promtool in deploy/observability; skips the test when promtool is not installed. */
+  private static ObservabilityKit.Run promtool(String... arguments) {
     Optional<Path> promtool = ObservabilityKit.tool("promtool");
     assumeTrue(promtool.isPresent(), NO_PROMTOOL);
-    return promtool.get();
+    List<String> command = new ArrayList<>();
+    command.add(promtool.get().toString());
+    command.addAll(List.of(arguments));
+    return ObservabilityKit.run(ObservabilityKit.DIR, command);
   }
 
   /**
