@@ -6,8 +6,6 @@ import dev.vigil.monitor.target.TargetSpec;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -38,16 +36,6 @@ public final class ProbeScheduler implements AutoCloseable {
   // Time kept free between the end of a probe's timeouts and the end of its lease.
   private static final Duration PROBE_SAFETY = Duration.ofMillis(500);
   private static final long MAX_CLAIM_BACKOFF_MS = 5_000;
-  // How long the most overdue probe has waited past its due time without being claimed, by the
-  // database's clock. Every instance reports the same value (the schedule is shared).
-  private static final String SCHEDULE_LAG =
-      """
-      select coalesce(extract(epoch from (now() - min(s.next_due_at))), 0)
-        from probe_schedule s
-        join targets t on t.name = s.target
-       where t.enabled and t.kind = 'http' and s.next_due_at <= now()
-         and (s.lease_until is null or s.lease_until < now())
-      """;
 
   private final DataSource dataSource;
   private final Recorder recorder;
@@ -58,6 +46,7 @@ public final class ProbeScheduler implements AutoCloseable {
   private final ExecutorService probes = Executors.newVirtualThreadPerTaskExecutor();
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Thread claimer;
+  private final ScheduleLag scheduleLag;
 
   public ProbeScheduler(
       DataSource dataSource,
@@ -78,27 +67,12 @@ public final class ProbeScheduler implements AutoCloseable {
             p -> settings.maxInFlight() - p.availablePermits())
         .description("Probes running on this instance")
         .register(registry);
-    Gauge.builder(
-            "vigil.monitor.probe.schedule.lag.seconds", dataSource, ProbeScheduler::scheduleLag)
-        .description(
-            "Seconds the most overdue probe has waited past its due time unclaimed (0 = none"
-                + " overdue; NaN = database unreachable)")
-        .register(registry);
-  }
-
-  private static double scheduleLag(DataSource dataSource) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(SCHEDULE_LAG);
-        ResultSet rs = statement.executeQuery()) {
-      rs.next();
-      return rs.getDouble(1);
-    } catch (SQLException e) {
-      return Double.NaN;
-    }
+    this.scheduleLag = new ScheduleLag(dataSource, registry);
   }
 
   public void start() {
     claimer.start();
+    scheduleLag.start();
     LOG.info(
         "scheduler started instance={} lease={} batch={} max_in_flight={}",
         settings.instanceId(),
@@ -216,6 +190,7 @@ public final class ProbeScheduler implements AutoCloseable {
   @Override
   public void close() {
     stop.countDown();
+    scheduleLag.close();
     try {
       claimer.join(settings.lease().toMillis());
       if (!permits.tryAcquire(
