@@ -52,16 +52,26 @@ final class LocalStack implements AutoCloseable {
    * thrown.
    */
   static LocalStack start(LocalStackOptions options, Backing backing, PrintStream out) {
+    return start(options, backing, Map.of(), out);
+  }
+
+  /**
+   * Starts with extra relay settings, e.g. a {@code VIGIL_RELAY_SLOT} of its own for tests that
+   * share one PostgreSQL server (replication slot names are server-wide).
+   */
+  static LocalStack start(
+      LocalStackOptions options, Backing backing, Map<String, String> relayExtra, PrintStream out) {
     LocalStack stack = new LocalStack(out);
     try {
-      stack.startAll(options, backing);
+      stack.startAll(options, backing, relayExtra);
       return stack;
     } catch (RuntimeException e) {
       throw stack.started.closeAfter(e);
     }
   }
 
-  private void startAll(LocalStackOptions options, Backing backing) {
+  private void startAll(
+      LocalStackOptions options, Backing backing, Map<String, String> relayExtra) {
     Path data = options.dataDir().toAbsolutePath();
     LocalSecrets secrets = LocalSecrets.loadOrCreate(data);
 
@@ -96,10 +106,12 @@ final class LocalStack implements AutoCloseable {
     // must exist before the relay starts and the relay must stream before the monitor writes its
     // first alert.
     MonitorSchema.migrate(dataSource(backing));
+    Map<String, String> relaySettings = new HashMap<>(common);
+    relaySettings.putAll(relayExtra);
     relay =
         keep(
             RelayService.start(
-                new RelayConfig(settings(common, "VIGIL_HTTP_PORT", options.relayPort()))));
+                new RelayConfig(settings(relaySettings, "VIGIL_HTTP_PORT", options.relayPort()))));
     awaitStreaming(relay, Duration.ofSeconds(60));
 
     DemoTargets demo = keep(DemoTargets.start(options.demoTargetsPort()));

@@ -22,7 +22,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -54,10 +57,14 @@ class PrometheusRulesIT {
         new LocalStack.Backing(db.jdbcUrl(), db.user(), db.password(), kafka.bootstrapServers());
     LocalStackOptions options = new LocalStackOptions(dir.resolve("data"), null, null, 0);
 
+    // Replication slots are server-wide: a slot of its own, dropped at the end, so other tests of
+    // this JVM (sharing the embedded PostgreSQL) can use the default one.
+    String slot = "vigil_prometheus_it";
     try (LocalStack stack =
         LocalStack.start(
             options,
             backing,
+            Map.of("VIGIL_RELAY_SLOT", slot),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
       int port = freePort();
       Path config = writeConfig(dir, stack);
@@ -114,6 +121,19 @@ class PrometheusRulesIT {
           server.destroyForcibly();
         }
       }
+    } finally {
+      dropSlot(db, slot);
+    }
+  }
+
+  private static void dropSlot(TestDatabase db, String slot) throws Exception {
+    try (Connection connection = db.connect();
+        PreparedStatement drop =
+            connection.prepareStatement(
+                "select pg_drop_replication_slot(slot_name) from pg_replication_slots"
+                    + " where slot_name = ? and not active")) {
+      drop.setString(1, slot);
+      drop.execute();
     }
   }
 
