@@ -46,6 +46,7 @@ public final class ProbeScheduler implements AutoCloseable {
   private final ExecutorService probes = Executors.newVirtualThreadPerTaskExecutor();
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Thread claimer;
+  private final ScheduleLag scheduleLag;
 
   public ProbeScheduler(
       DataSource dataSource,
@@ -66,10 +67,12 @@ public final class ProbeScheduler implements AutoCloseable {
             p -> settings.maxInFlight() - p.availablePermits())
         .description("Probes running on this instance")
         .register(registry);
+    this.scheduleLag = new ScheduleLag(dataSource, registry);
   }
 
   public void start() {
     claimer.start();
+    scheduleLag.start();
     LOG.info(
         "scheduler started instance={} lease={} batch={} max_in_flight={}",
         settings.instanceId(),
@@ -187,6 +190,7 @@ public final class ProbeScheduler implements AutoCloseable {
   @Override
   public void close() {
     stop.countDown();
+    scheduleLag.close();
     try {
       claimer.join(settings.lease().toMillis());
       if (!permits.tryAcquire(

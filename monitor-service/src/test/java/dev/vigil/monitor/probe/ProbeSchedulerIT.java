@@ -115,13 +115,55 @@ class ProbeSchedulerIT {
     assertThat(server.hits()).extracting(ProbeTargetServer.Hit::target).containsOnly("on");
   }
 
+  @Test
+  void scheduleLagGaugeReportsTheMostOverdueUnclaimedProbeOnly() throws Exception {
+    TargetStore store = new TargetStore(db.dataSource());
+    store.upsertAll(
+        List.of(
+            target("late"),
+            target("leased"),
+            target("off").toBuilder().enabled(false).build(),
+            TargetSpec.push("pushed")),
+        TargetStore.Source.API);
+    execute("update probe_schedule set next_due_at = now() - interval '1 hour'");
+    execute(
+        "update probe_schedule set next_due_at = now() - interval '90 seconds'"
+            + " where target = 'late'");
+    execute(
+        "update probe_schedule set lease_owner = 'other', lease_token = gen_random_uuid(),"
+            + " lease_until = now() + interval '1 hour' where target = 'leased'");
+    SimpleMeterRegistry sampled = new SimpleMeterRegistry();
+
+    // Disabled, push and leased targets are not waiting for a scheduler: only 'late' counts.
+    assertThat(new ScheduleLag(db.dataSource(), sampled).sample()).isBetween(90.0, 3000.0);
+    assertThat(scheduleLag(sampled)).isBetween(90.0, 3000.0);
+
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (ProbeScheduler scheduler = scheduler("solo", registry)) {
+      scheduler.start();
+      // Sampled in the background: NaN until the first sample, then below 30 s once 'late' is
+      // claimed and its next due time moved on.
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(() -> assertThat(scheduleLag(registry)).isLessThan(30.0));
+    }
+  }
+
+  private static double scheduleLag(SimpleMeterRegistry registry) {
+    return registry.get(ScheduleLag.METRIC).gauge().value();
+  }
+
   private ProbeScheduler scheduler(String instance) {
+    return scheduler(instance, new SimpleMeterRegistry());
+  }
+
+  private ProbeScheduler scheduler(String instance, SimpleMeterRegistry registry) {
     return new ProbeScheduler(
         db.dataSource(),
         new Recorder(db.dataSource(), new SimpleMeterRegistry()),
         prober,
         new SchedulerSettings(instance, Duration.ofSeconds(1), 50, Duration.ofMillis(50), 100),
-        new SimpleMeterRegistry());
+        registry);
   }
 
   private TargetSpec target(String name) {

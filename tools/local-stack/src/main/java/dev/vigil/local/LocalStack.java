@@ -39,6 +39,9 @@ final class LocalStack implements AutoCloseable {
 
   private final Closer started = new Closer("local-stack");
   private final PrintStream out;
+  private MonitorService monitorService;
+  private RelayService relay;
+  private NotifierService notifierService;
 
   private LocalStack(PrintStream out) {
     this.out = out;
@@ -49,16 +52,26 @@ final class LocalStack implements AutoCloseable {
    * thrown.
    */
   static LocalStack start(LocalStackOptions options, Backing backing, PrintStream out) {
+    return start(options, backing, Map.of(), out);
+  }
+
+  /**
+   * Starts with extra relay settings, e.g. a {@code VIGIL_RELAY_SLOT} of its own for tests that
+   * share one PostgreSQL server (replication slot names are server-wide).
+   */
+  static LocalStack start(
+      LocalStackOptions options, Backing backing, Map<String, String> relayExtra, PrintStream out) {
     LocalStack stack = new LocalStack(out);
     try {
-      stack.startAll(options, backing);
+      stack.startAll(options, backing, relayExtra);
       return stack;
     } catch (RuntimeException e) {
       throw stack.started.closeAfter(e);
     }
   }
 
-  private void startAll(LocalStackOptions options, Backing backing) {
+  private void startAll(
+      LocalStackOptions options, Backing backing, Map<String, String> relayExtra) {
     Path data = options.dataDir().toAbsolutePath();
     LocalSecrets secrets = LocalSecrets.loadOrCreate(data);
 
@@ -83,7 +96,7 @@ final class LocalStack implements AutoCloseable {
     notifier.put("VIGIL_WEBHOOK_URL", webhookUrl);
     notifier.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
     notifier.put("VIGIL_NOTIFIER_ADMIN_TOKEN", secrets.adminToken());
-    NotifierService notifierService =
+    notifierService =
         keep(
             NotifierService.start(
                 new NotifierConfig(settings(notifier, "VIGIL_HTTP_PORT", options.notifierPort()))));
@@ -93,10 +106,12 @@ final class LocalStack implements AutoCloseable {
     // must exist before the relay starts and the relay must stream before the monitor writes its
     // first alert.
     MonitorSchema.migrate(dataSource(backing));
-    RelayService relay =
+    Map<String, String> relaySettings = new HashMap<>(common);
+    relaySettings.putAll(relayExtra);
+    relay =
         keep(
             RelayService.start(
-                new RelayConfig(settings(common, "VIGIL_HTTP_PORT", options.relayPort()))));
+                new RelayConfig(settings(relaySettings, "VIGIL_HTTP_PORT", options.relayPort()))));
     awaitStreaming(relay, Duration.ofSeconds(60));
 
     DemoTargets demo = keep(DemoTargets.start(options.demoTargetsPort()));
@@ -108,7 +123,7 @@ final class LocalStack implements AutoCloseable {
     Map<String, String> monitor = new HashMap<>(common);
     monitor.put("VIGIL_MONITOR_API_TOKEN", secrets.apiToken());
     monitor.put("VIGIL_MONITOR_TARGETS_FILE", targetsFile.toString());
-    MonitorService monitorService =
+    monitorService =
         keep(
             MonitorService.start(
                 new MonitorConfig(settings(monitor, "VIGIL_HTTP_PORT", options.monitorPort()))));
@@ -225,6 +240,26 @@ final class LocalStack implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }
+  }
+
+  /** The port of the monitor's API, /health and /metrics. */
+  int monitorPort() {
+    return monitorService.httpPort();
+  }
+
+  /** The port of the relay's /health and /metrics. */
+  int relayPort() {
+    return relay.httpPort();
+  }
+
+  /** The port of the notifier's /health, /metrics and /admin. */
+  int notifierPort() {
+    return notifierService.httpPort();
+  }
+
+  /** Stops the relay alone, as if its process died; the other parts keep running. */
+  void stopRelay() {
+    relay.close();
   }
 
   private <T extends AutoCloseable> T keep(T part) {
