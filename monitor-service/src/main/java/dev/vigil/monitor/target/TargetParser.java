@@ -45,7 +45,10 @@ public final class TargetParser {
           "followRedirects",
           "enabled",
           "heartbeat");
-  private static final Set<String> FIELDS = union(BASE_FIELDS, CheckFields.NAMES);
+
+  /** Every field a target definition may have, in the targets file and the API. */
+  static final Set<String> FIELDS = union(BASE_FIELDS, CheckFields.NAMES);
+
   private static final Set<String> METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ms|s|m|h)");
