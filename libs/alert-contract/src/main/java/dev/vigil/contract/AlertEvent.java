@@ -11,20 +11,22 @@ import java.util.UUID;
  *
  * <p>Guarantees downstream consumers can rely on: {@code eventId} is unique per event and stable
  * across redeliveries (de-duplicate on it); for one incident there is at most one FAILED and at
- * most one RECOVERED, and they share {@code incidentId}; events of one service arrive in the order
- * they were committed. Delivery is at-least-once.
+ * most one RECOVERED, and they share {@code incidentId} (as do the incident's REMINDERs, between
+ * the two); events of one service arrive in the order they were committed. Delivery is exactly-once
+ * for {@code read_committed} consumers of the topic, at-least-once otherwise.
  *
  * @param schemaVersion version of this JSON shape; only additive changes are made within a version
  * @param eventId the outbox row id; unique per event
- * @param incidentId the incident this transition opened (FAILED) or closed (RECOVERED)
+ * @param incidentId the incident this transition opened (FAILED), closed (RECOVERED) or reminds of
+ *     (REMINDER)
  * @param service the normalized service name, also the Kafka key
- * @param kind FAILED or RECOVERED
+ * @param kind FAILED, RECOVERED or REMINDER
  * @param occurredAt when the monitor recorded the transition
  * @param consecutiveFailures failures in a row when the event was raised (for RECOVERED: before
  *     recovery)
  * @param lastError the last probe error, at most {@link #MAX_ERROR_LENGTH} characters, or null
- * @param openedAt RECOVERED only: when the incident was opened
- * @param downtime RECOVERED only: from {@code openedAt} to {@code occurredAt}
+ * @param openedAt RECOVERED and REMINDER only: when the incident was opened
+ * @param downtime RECOVERED and REMINDER only: from {@code openedAt} to {@code occurredAt}
  * @param resolution RECOVERED only, optional: why the incident was closed when it was not closed by
  *     successful checks, e.g. {@value #RESOLUTION_TARGET_DISABLED}; null (absent from the JSON) for
  *     an ordinary recovery. Added within schema version 1 (additive).
@@ -89,15 +91,20 @@ public record AlertEvent(
               + " characters, was "
               + lastError.length());
     }
-    if (kind == AlertKind.RECOVERED) {
-      Objects.requireNonNull(openedAt, "openedAt is required for RECOVERED");
-      Objects.requireNonNull(downtime, "downtime is required for RECOVERED");
+    if (kind == AlertKind.FAILED) {
+      if (openedAt != null || downtime != null || resolution != null) {
+        throw new IllegalArgumentException(
+            "openedAt, downtime and resolution are not set on FAILED");
+      }
+    } else {
+      Objects.requireNonNull(openedAt, "openedAt is required for " + kind);
+      Objects.requireNonNull(downtime, "downtime is required for " + kind);
       if (downtime.isNegative()) {
         throw new IllegalArgumentException("downtime must not be negative, was " + downtime);
       }
-    } else if (openedAt != null || downtime != null || resolution != null) {
-      throw new IllegalArgumentException(
-          "openedAt, downtime and resolution are only set on RECOVERED");
+      if (kind == AlertKind.REMINDER && resolution != null) {
+        throw new IllegalArgumentException("resolution is only set on RECOVERED");
+      }
     }
     if (resolution != null
         && (resolution.isBlank() || resolution.length() > MAX_RESOLUTION_LENGTH)) {
@@ -147,10 +154,39 @@ public record AlertEvent(
         consecutiveFailures,
         boundedError(lastError),
         openedAt,
-        Duration.between(openedAt, occurredAt).isNegative()
-            ? Duration.ZERO
-            : Duration.between(openedAt, occurredAt),
+        downtime(openedAt, occurredAt),
         null);
+  }
+
+  /**
+   * A REMINDER that the incident opened at {@code openedAt} is still open: a new event id, the
+   * incident's id.
+   */
+  public static AlertEvent reminder(
+      UUID eventId,
+      UUID incidentId,
+      String service,
+      Instant occurredAt,
+      int consecutiveFailures,
+      String lastError,
+      Instant openedAt) {
+    return new AlertEvent(
+        CURRENT_SCHEMA_VERSION,
+        eventId,
+        incidentId,
+        service,
+        AlertKind.REMINDER,
+        occurredAt,
+        consecutiveFailures,
+        boundedError(lastError),
+        openedAt,
+        downtime(openedAt, occurredAt),
+        null);
+  }
+
+  private static Duration downtime(Instant openedAt, Instant occurredAt) {
+    Duration downtime = Duration.between(openedAt, occurredAt);
+    return downtime.isNegative() ? Duration.ZERO : downtime;
   }
 
   /** This RECOVERED event with a {@link #resolution} saying why the incident was closed. */

@@ -60,6 +60,8 @@ public final class AlertEventJson {
   /**
    * Parses and validates an event.
    *
+   * @throws UnknownAlertKindException if the event is well-formed up to its {@code kind}, which
+   *     this code does not know (a kind added later): a consumer should skip it, not park it
    * @throws InvalidAlertEventException if the bytes are oversize, not JSON, or not a valid event of
    *     a known version
    */
@@ -84,12 +86,7 @@ public final class AlertEventJson {
     if (version != AlertEvent.CURRENT_SCHEMA_VERSION) {
       throw new InvalidAlertEventException("schemaVersion", "unknown schema version " + version);
     }
-    AlertKind kind;
-    try {
-      kind = AlertKind.valueOf(requiredText(root, "kind"));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidAlertEventException("kind", "must be FAILED or RECOVERED");
-    }
+    AlertKind kind = kind(requiredText(root, "kind"));
     try {
       return new AlertEvent(
           version,
@@ -108,6 +105,15 @@ public final class AlertEventJson {
     } catch (NullPointerException | IllegalArgumentException e) {
       throw new InvalidAlertEventException("value", e.getMessage());
     }
+  }
+
+  private static AlertKind kind(String text) {
+    for (AlertKind known : AlertKind.values()) {
+      if (known.name().equals(text)) {
+        return known;
+      }
+    }
+    throw new UnknownAlertKindException(text);
   }
 
   private static String requiredText(JsonNode root, String field) {

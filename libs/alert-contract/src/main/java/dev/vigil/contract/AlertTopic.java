@@ -12,7 +12,9 @@ public final class AlertTopic {
   /** Header with the event id (UTF-8 UUID); the same value as the payload's {@code eventId}. */
   public static final String HEADER_EVENT_ID = "id";
 
-  /** Header with FAILED or RECOVERED. */
+  /**
+   * Header with the kind: FAILED, RECOVERED or REMINDER (consumers skip kinds they do not know).
+   */
   public static final String HEADER_KIND = "kind";
 
   /** Header with the incident id (UTF-8 UUID). */

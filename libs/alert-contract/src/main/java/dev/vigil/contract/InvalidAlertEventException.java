@@ -4,7 +4,7 @@ package dev.vigil.contract;
  * A record that is not a valid alert event; {@link #field()} names what is wrong, the message says
  * why.
  */
-public final class InvalidAlertEventException extends IllegalArgumentException {
+public class InvalidAlertEventException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   private final String field;

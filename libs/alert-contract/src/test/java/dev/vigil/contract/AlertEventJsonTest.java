@@ -55,13 +55,38 @@ class AlertEventJsonTest {
   }
 
   @Test
+  void reminderRoundTripsWithItsIncidentAndDowntimeSoFar() {
+    UUID incident = UUID.randomUUID();
+    AlertEvent reminder =
+        AlertEvent.reminder(
+            UUID.randomUUID(), incident, "db", OPENED.plusSeconds(600), 9, "timeout", OPENED);
+
+    AlertEvent read = read(AlertEventJson.write(reminder));
+
+    assertThat(read).isEqualTo(reminder);
+    assertThat(read.kind()).isEqualTo(AlertKind.REMINDER);
+    assertThat(read.incidentId()).isEqualTo(incident);
+    assertThat(read.downtime()).hasMinutes(10);
+    assertThatThrownBy(
+            () -> read(AlertEventJson.write(reminder).replaceFirst(",\"openedAt\":\"[^\"]+\"", "")))
+        .hasMessageContaining("openedAt is required for REMINDER");
+  }
+
+  @Test
   void invalidPayloadsNameTheField() {
     assertThatThrownBy(() -> read("not json")).hasMessageStartingWith("value: not JSON");
     assertThatThrownBy(() -> read("[1]")).hasMessage("value: not a JSON object");
     assertThatThrownBy(() -> read("{\"schemaVersion\":2}"))
         .hasMessage("schemaVersion: unknown schema version 2");
     assertThatThrownBy(() -> read("{\"schemaVersion\":1,\"kind\":\"DOWN\"}"))
-        .hasMessage("kind: must be FAILED or RECOVERED");
+        .isInstanceOf(UnknownAlertKindException.class)
+        .hasMessage("kind: unknown kind 'DOWN' (known: [FAILED, RECOVERED, REMINDER])");
+    assertThatThrownBy(() -> read("{\"schemaVersion\":1,\"kind\":7}"))
+        .isNotInstanceOf(UnknownAlertKindException.class)
+        .hasMessage("kind: must be a string");
+    assertThatThrownBy(() -> read("{\"schemaVersion\":1,\"kind\":\"" + "X".repeat(5000) + "\"}"))
+        .isInstanceOfSatisfying(
+            UnknownAlertKindException.class, e -> assertThat(e.kind()).hasSize(41));
     assertThatThrownBy(
             () ->
                 read(
