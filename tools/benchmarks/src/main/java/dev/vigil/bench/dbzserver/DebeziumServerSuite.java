@@ -11,9 +11,10 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Stock Debezium Server as the baseline a team would otherwise deploy: Vigil's relay, Debezium
- * Server with its defaults and Debezium Server with {@code poll.interval.ms=10}, one at a time, on
- * the same database, outbox table and writers, each through its own replication slot into its own
+ * Stock Debezium Server as the baseline a team would otherwise deploy: Vigil's relay (in this JVM,
+ * as the other suites run it, and as its own process, as Debezium Server runs), Debezium Server
+ * with its defaults and Debezium Server with {@code poll.interval.ms=10}, one at a time, on the
+ * same database, outbox table and writers, each through its own replication slot into its own
  * log-append-time topic. Each contender runs all its cases (see {@link ContenderCases}); its slot
  * is dropped before the next one starts, so the next one begins at the current WAL position.
  */
@@ -50,10 +51,15 @@ public final class DebeziumServerSuite implements Suite {
     List<Contender> contenders =
         List.of(
             Contender.vigil(ctx.infra(), DATABASE),
+            Contender.vigilProcess(
+                ctx.infra(), DATABASE, moduleDir.resolve("target/lib"), runDir.resolve("vigil")),
             Contender.server(
                 ServerConfig.DEFAULTS, dist, runDir.resolve("default"), ctx.infra(), DATABASE),
             Contender.server(
                 ServerConfig.POLL_10MS, dist, runDir.resolve("poll10"), ctx.infra(), DATABASE));
+    if (ctx.options().quick()) { // smoke run: one Vigil, one server
+      contenders = List.of(contenders.get(0), contenders.get(3));
+    }
     for (Contender contender : contenders) {
       ctx.infra().createTopic(contender.topic(), PARTITIONS);
       try {

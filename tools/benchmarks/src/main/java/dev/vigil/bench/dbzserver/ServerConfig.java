@@ -108,7 +108,6 @@ record ServerConfig(String name, int pollIntervalMs) {
 
     p.put("quarkus.http.host", "127.0.0.1");
     p.put("quarkus.http.port", Integer.toString(httpPort));
-    p.put("quarkus.log.console.json", "false");
     return p;
   }
 

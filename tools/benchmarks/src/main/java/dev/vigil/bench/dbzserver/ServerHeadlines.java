@@ -8,6 +8,7 @@ import java.util.List;
 /** The aims against stock Debezium Server, as ratios measured in the same run. */
 public final class ServerHeadlines {
   private static final String VIGIL = "vigil";
+  private static final String VIGIL_PROCESS = "vigil process";
   private static final String TUNED = ServerConfig.POLL_10MS.name();
   private static final String DEFAULTS = ServerConfig.DEFAULTS.name();
 
@@ -16,12 +17,18 @@ public final class ServerHeadlines {
   /** The headlines; each is "not measured" while its rows are missing. */
   public static List<Headline> compute(Report r) {
     List<Headline> out = new ArrayList<>();
+    double tunedCatchUp = get(r, TUNED + " backlog", "events_per_s");
     out.add(
         Headline.atLeast(
-            "catch-up: Vigil / Debezium Server poll 10 ms (first → last record)",
-            get(r, VIGIL + " backlog", "events_per_s") / get(r, TUNED + " backlog", "events_per_s"),
+            "catch-up: Vigil / Debezium Server poll 10 ms, both restarted as processes",
+            get(r, VIGIL_PROCESS + " backlog", "events_per_s") / tunedCatchUp,
             "x",
             2.5));
+    out.add(
+        Headline.info(
+            "catch-up: Vigil restarted in the warm benchmark JVM / Debezium Server poll 10 ms",
+            get(r, VIGIL + " backlog", "events_per_s") / tunedCatchUp,
+            "x"));
     double vigilLive = get(r, VIGIL + " saturation", "x_limit");
     double serverLive =
         Math.max(

@@ -28,7 +28,8 @@ class ServerHeadlinesTest {
 
   @Test
   void ratiosAreVigilOverDebeziumServerOfTheSameRun() {
-    add("vigil backlog", Map.of("events_per_s", 30_000.0));
+    add("vigil process backlog", Map.of("events_per_s", 30_000.0));
+    add("vigil backlog", Map.of("events_per_s", 50_000.0));
     add("ds poll 10ms backlog", Map.of("events_per_s", 10_000.0));
     add("vigil saturation", Map.of("x_limit", 0.8));
     add("ds default saturation", Map.of("x_limit", 0.5));
@@ -37,8 +38,10 @@ class ServerHeadlinesTest {
     add("ds poll 10ms @1000/s", Map.of("p99_ms", 30.0));
     add("ds default @1000/s", Map.of("p99_ms", 900.0));
 
-    assertThat(headline("catch-up: Vigil").value()).isEqualTo(3.0);
-    assertThat(headline("catch-up: Vigil").met()).isTrue();
+    // the aim compares two restarted processes; the warm in-JVM restart is context
+    assertThat(headline("catch-up: Vigil / Debezium Server").value()).isEqualTo(3.0);
+    assertThat(headline("catch-up: Vigil / Debezium Server").met()).isTrue();
+    assertThat(headline("catch-up: Vigil restarted in the warm").value()).isEqualTo(5.0);
     // against the better of the two servers (0.7), not the worse
     assertThat(headline("live, 8 unpaced writers: Vigil / best").value())
         .isCloseTo(0.8 / 0.7, Offset.offset(1e-9));
@@ -55,9 +58,9 @@ class ServerHeadlinesTest {
 
   @Test
   void missingRowsAreNotMeasuredRatherThanMetOrMissed() {
-    add("vigil backlog", Map.of("events_per_s", 30_000.0));
+    add("vigil process backlog", Map.of("events_per_s", 30_000.0));
 
-    Headline catchUp = headline("catch-up: Vigil");
+    Headline catchUp = headline("catch-up: Vigil / Debezium Server");
     assertThat(catchUp.value()).isNaN();
     assertThat(catchUp.met()).isNull();
   }
