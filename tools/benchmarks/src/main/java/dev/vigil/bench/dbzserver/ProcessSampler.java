@@ -1,5 +1,6 @@
 package dev.vigil.bench.dbzserver;
 
+import dev.vigil.bench.CpuWindow;
 import dev.vigil.bench.footprint.ProcessStats;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -18,7 +19,7 @@ final class ProcessSampler {
         Thread.ofVirtual()
             .start(
                 () -> {
-                  if (!sleepUntil(startNanos)) {
+                  if (!CpuWindow.sleepUntil(startNanos)) {
                     return;
                   }
                   ProcessStats first = ProcessStats.of(pid);
@@ -28,7 +29,7 @@ final class ProcessSampler {
                   ProcessStats last = first;
                   while (System.nanoTime() < endNanos) {
                     long next = Math.min(endNanos, System.nanoTime() + 250_000_000L);
-                    if (!sleepUntil(next)) {
+                    if (!CpuWindow.sleepUntil(next)) {
                       return;
                     }
                     last = ProcessStats.of(pid);
@@ -58,19 +59,5 @@ final class ProcessSampler {
       Thread.currentThread().interrupt();
     }
     return result;
-  }
-
-  private static boolean sleepUntil(long nanos) {
-    long wait = nanos - System.nanoTime();
-    if (wait <= 0) {
-      return true;
-    }
-    try {
-      Thread.sleep(Duration.ofNanos(wait));
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 }

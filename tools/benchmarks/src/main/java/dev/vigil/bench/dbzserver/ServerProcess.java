@@ -1,5 +1,6 @@
 package dev.vigil.bench.dbzserver;
 
+import dev.vigil.bench.outbox.OutboxRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -149,7 +150,7 @@ final class ServerProcess implements Contender.Running {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted waiting for " + name, e);
       }
-      pause(100); // polling the endpoint, not synchronising a test
+      OutboxRun.sleep(100); // polling the endpoint, not synchronising a test
     }
     throw new IllegalStateException(
         "process '" + name + "' not ready within " + timeout.toSeconds() + " s");
@@ -177,14 +178,5 @@ final class ServerProcess implements Contender.Running {
         name,
         pid(),
         process.isAlive() ? "none" : Integer.toString(process.exitValue()));
-  }
-
-  private static void pause(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
   }
 }
