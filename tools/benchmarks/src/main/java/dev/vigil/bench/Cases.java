@@ -22,6 +22,7 @@ public final class Cases {
   public static final String E2E_CASE = "FAILED @1000/s";
   public static final String NOTIFIER = "notifier";
   public static final String NOTIFIER_CASE = "deliveries";
+  public static final String DEBEZIUM_SERVER = "debezium-server";
 
   private Cases() {}
 

@@ -54,7 +54,11 @@ public final class CpuWindow {
     return pgCores;
   }
 
-  private static boolean sleepUntil(long nanos) {
+  /**
+   * Sleeps until {@link System#nanoTime()} reaches {@code nanos}; false (interrupt flag restored)
+   * if interrupted.
+   */
+  public static boolean sleepUntil(long nanos) {
     long wait = nanos - System.nanoTime();
     if (wait <= 0) {
       return true;

@@ -121,5 +121,6 @@ final class Headlines {
             r.metric(Cases.NOTIFIER, Cases.NOTIFIER_CASE, "events_per_s"),
             "deliveries/s",
             2_000));
+    dev.vigil.bench.dbzserver.ServerHeadlines.compute(r).forEach(sink);
   }
 }

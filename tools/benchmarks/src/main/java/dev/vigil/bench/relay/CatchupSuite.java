@@ -54,15 +54,16 @@ public final class CatchupSuite implements Suite {
   }
 
   /**
-   * Commits {@code backlog} rows while no relay runs, then starts one with {@code start} and
-   * measures how fast it drains them into what {@code watcher} reads.
+   * Commits {@code backlog} rows while no relay runs, then starts one with {@code start} (Vigil's
+   * relay, or another relay such as Debezium Server) and measures how fast it drains them into what
+   * {@code watcher} reads.
    */
-  static Map<String, Double> drain(
+  public static Map<String, Double> drain(
       BenchContext ctx,
       OutboxWriters writers,
       AckWatcher watcher,
       int backlog,
-      Supplier<RelayService> start) {
+      Supplier<? extends AutoCloseable> start) {
     watcher.reset();
     writers.commitMicros().clear();
     long wrote = System.nanoTime();
@@ -70,7 +71,7 @@ public final class CatchupSuite implements Suite {
     double writeSeconds = (System.nanoTime() - wrote) / 1e9;
     long restart = Clocks.nowMicros();
     Map<String, Double> m = new LinkedHashMap<>();
-    try (RelayService relay = start.get()) {
+    try (AutoCloseable relay = start.get()) {
       long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos();
       while (watcher.arrivedCommittedBetween(0, Long.MAX_VALUE) < backlog
           && System.nanoTime() < deadline) {
@@ -87,6 +88,10 @@ public final class CatchupSuite implements Suite {
       }
       m.put("backlog_write_per_s", backlog / writeSeconds);
       CaughtUp.await(writers, watcher, Duration.ofSeconds(60));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop the relay after the catch-up", e);
     }
     return m;
   }
