@@ -77,6 +77,8 @@ public final class BenchMain {
     m.put(Cases.PROBING_MIXED, "dev.vigil.bench.probing.MixedProbingSuite");
     m.put(Cases.E2E, "dev.vigil.bench.delivery.EndToEndSuite");
     m.put(Cases.NOTIFIER, "dev.vigil.bench.delivery.NotifierSuite");
+    m.put(Cases.STORM, "dev.vigil.bench.storm.StormSuite");
+    m.put(Cases.FOOTPRINT, "dev.vigil.bench.footprint.FootprintSuite");
     return m;
   }
 

@@ -39,7 +39,9 @@ public record BenchOptions(
           "probing",
           "probing-mixed",
           "e2e",
-          "notifier");
+          "notifier",
+          "storm",
+          "footprint");
 
   public BenchOptions {
     suites = List.copyOf(suites);
