@@ -13,8 +13,11 @@ import java.util.regex.Pattern;
  * System.gc()}), then the used heap from {@code jcmd <pid> GC.heap_info}.
  */
 final class HeapAfterGc {
-  /** A top-level heap line: " garbage-first heap total …, used 12345K" or a generation's. */
-  private static final Pattern USED = Pattern.compile("^ \\S.*?\\bused (\\d+)K");
+  /**
+   * "used 12345K" of a heap line: "garbage-first heap total …, used 12345K" (G1) or one per
+   * generation (Serial, Parallel); their spaces say "11% used", which does not match.
+   */
+  private static final Pattern USED = Pattern.compile("\\bused (\\d+)K");
 
   private HeapAfterGc() {}
 
@@ -29,8 +32,8 @@ final class HeapAfterGc {
   }
 
   /**
-   * Sums "used NK" of the top-level heap lines of {@code GC.heap_info} (G1: one line; Serial and
-   * Parallel: one per generation); Metaspace and class space are not heap.
+   * Sums "used NK" of the heap lines of {@code GC.heap_info} (G1: one line; Serial and Parallel:
+   * one per generation); Metaspace and class space are not heap.
    */
   static long usedKib(String heapInfo) {
     long kib = 0;

@@ -19,10 +19,10 @@ class HeapAfterGcTest {
     String jdk25 =
         """
         12345:
-         garbage-first heap   total reserved 8388608K, committed 266240K, used 30720K [0x0, 0x1)
-          region size 4096K, 5 young (20480K), 0 survivors (0K)
-         Metaspace       used 51200K, committed 51712K, reserved 1114112K
-          class space    used 6144K, committed 6400K, reserved 1048576K
+        garbage-first heap   total reserved 8388608K, committed 266240K, used 30720K [0x0, 0x1)
+         region size 4096K, 5 young (20480K), 0 survivors (0K)
+        Metaspace       used 51200K, committed 51712K, reserved 1114112K
+         class space    used 6144K, committed 6400K, reserved 1048576K
         """;
     assertThat(HeapAfterGc.usedKib(jdk21)).isEqualTo(20480);
     assertThat(HeapAfterGc.usedKib(jdk25)).isEqualTo(30720);
