@@ -4,6 +4,7 @@ import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.OutboxWriters;
+import dev.vigil.bench.storm.StormSuite;
 import dev.vigil.bench.storm.StormTargets;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.monitor.target.TargetKind;
@@ -16,10 +17,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -40,6 +37,8 @@ public final class FootprintSuite implements Suite {
   private static final String OUTBOX_DB = "bench_fp";
   private static final int TARGETS = 10_000;
   private static final int RATE = 1_000;
+  private static final String PROBES_SQL = "select count(*) from check_history";
+  private static final String RECEIVED_SQL = "select count(*) from received_webhook";
 
   @Override
   public void run(BenchContext ctx) throws Exception {
@@ -126,7 +125,7 @@ public final class FootprintSuite implements Suite {
           Thread.ofPlatform().name("footprint-writers").start(() -> writers.run(loadFor, RATE));
       // the monitor's first probes are spread over one interval: settle at least that long
       ServiceProcess.pause(Math.max(settle.toMillis(), 10_000));
-      long[] counts0 = {count(monitorDb, PROBES_SQL), count(receiverDb, RECEIVED_SQL)};
+      long[] counts0 = {StormSuite.count(monitorDb, PROBES_SQL), StormSuite.count(receiverDb, RECEIVED_SQL)};
       long[] counts1 = new long[2];
       long t0 = System.nanoTime();
       double[] seconds = new double[1];
@@ -135,8 +134,8 @@ public final class FootprintSuite implements Suite {
               services,
               window,
               () -> {
-                counts1[0] = count(monitorDb, PROBES_SQL);
-                counts1[1] = count(receiverDb, RECEIVED_SQL);
+                counts1[0] = StormSuite.count(monitorDb, PROBES_SQL);
+                counts1[1] = StormSuite.count(receiverDb, RECEIVED_SQL);
                 seconds[0] = (System.nanoTime() - t0) / 1e9;
               });
       load.join();
@@ -158,9 +157,6 @@ public final class FootprintSuite implements Suite {
       }
     }
   }
-
-  private static final String PROBES_SQL = "select count(*) from check_history";
-  private static final String RECEIVED_SQL = "select count(*) from received_webhook";
 
   private static String note(String what) {
     return "own process, default settings, image JVM flags; " + what;
@@ -247,17 +243,6 @@ public final class FootprintSuite implements Suite {
               .build());
     }
     new TargetStore(db).upsertAll(specs, TargetStore.Source.API);
-  }
-
-  private static long count(DataSource db, String sql) {
-    try (Connection c = db.getConnection();
-        PreparedStatement s = c.prepareStatement(sql);
-        ResultSet rs = s.executeQuery()) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException("footprint: cannot count (" + sql + ")", e);
-    }
   }
 
   private static String secret() {

@@ -180,14 +180,15 @@ public final class StormSuite implements Suite {
         && ofKind.stream().allMatch(e -> receiver.firstArrival().containsKey(e.id()));
   }
 
-  private static long count(DataSource db, String sql) {
+  /** The one number {@code sql} selects (a count), e.g. for waiting on a phase. */
+  public static long count(DataSource db, String sql) {
     try (Connection c = db.getConnection();
         PreparedStatement s = c.prepareStatement(sql);
         ResultSet rs = s.executeQuery()) {
       rs.next();
       return rs.getLong(1);
     } catch (SQLException e) {
-      throw new IllegalStateException("storm: cannot count (" + sql + ")", e);
+      throw new IllegalStateException("cannot count (" + sql + ")", e);
     }
   }
 
