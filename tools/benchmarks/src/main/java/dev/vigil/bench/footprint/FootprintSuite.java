@@ -125,7 +125,9 @@ public final class FootprintSuite implements Suite {
           Thread.ofPlatform().name("footprint-writers").start(() -> writers.run(loadFor, RATE));
       // the monitor's first probes are spread over one interval: settle at least that long
       ServiceProcess.pause(Math.max(settle.toMillis(), 10_000));
-      long[] counts0 = {StormSuite.count(monitorDb, PROBES_SQL), StormSuite.count(receiverDb, RECEIVED_SQL)};
+      long[] counts0 = {
+        StormSuite.count(monitorDb, PROBES_SQL), StormSuite.count(receiverDb, RECEIVED_SQL)
+      };
       long[] counts1 = new long[2];
       long t0 = System.nanoTime();
       double[] seconds = new double[1];
