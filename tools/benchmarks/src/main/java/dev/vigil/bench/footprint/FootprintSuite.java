@@ -59,8 +59,9 @@ public final class FootprintSuite implements Suite {
     String secret = secret();
     Map<String, Double> startup = new LinkedHashMap<>();
     List<ServiceProcess> services = new ArrayList<>();
-    try (Closer closer = new Closer("footprint services");
-        StormTargets targets = new StormTargets()) {
+    // the targets outlive the services: a monitor still probing a stopped server would alert
+    try (StormTargets targets = new StormTargets();
+        Closer closer = new Closer("footprint services")) {
       int receiverPort = freePort();
       services.add(
           start(
