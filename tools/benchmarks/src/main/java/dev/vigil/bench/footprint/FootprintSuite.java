@@ -177,7 +177,7 @@ public final class FootprintSuite implements Suite {
       Map<String, String> env) {
     ServiceProcess p =
         closer.add(name, ServiceProcess.start(name, jar(root, module), flags, env, port, logs));
-    startup.put(name, p.awaitReady(Duration.ofSeconds(120)));
+    startup.put(name, p.awaitReady(Duration.ofSeconds(300))); // generous: a loaded machine
     return p;
   }
 
