@@ -78,6 +78,8 @@ public final class BenchMain {
     m.put(Cases.E2E, "dev.vigil.bench.delivery.EndToEndSuite");
     m.put(Cases.NOTIFIER, "dev.vigil.bench.delivery.NotifierSuite");
     m.put(Cases.DEBEZIUM_SERVER, "dev.vigil.bench.dbzserver.DebeziumServerSuite");
+    m.put(Cases.STORM, "dev.vigil.bench.storm.StormSuite");
+    m.put(Cases.FOOTPRINT, "dev.vigil.bench.footprint.FootprintSuite");
     return m;
   }
 

@@ -40,7 +40,9 @@ public record BenchOptions(
           "probing-mixed",
           "e2e",
           "notifier",
-          "debezium-server");
+          "debezium-server",
+          "storm",
+          "footprint");
 
   public BenchOptions {
     suites = List.copyOf(suites);

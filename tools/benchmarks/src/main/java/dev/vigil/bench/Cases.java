@@ -23,6 +23,8 @@ public final class Cases {
   public static final String NOTIFIER = "notifier";
   public static final String NOTIFIER_CASE = "deliveries";
   public static final String DEBEZIUM_SERVER = "debezium-server";
+  public static final String STORM = "storm";
+  public static final String FOOTPRINT = "footprint";
 
   private Cases() {}
 
@@ -39,6 +41,16 @@ public final class Cases {
   /** Name of a recorder case. */
   public static String recorder(int connections, int services) {
     return "recorder " + connections + " conn, " + services + " services";
+  }
+
+  /** Name of an incident-storm case ({@code FAILED} or {@code RECOVERED}). */
+  public static String storm(String kind) {
+    return kind + " storm";
+  }
+
+  /** Name of a footprint case: a service ({@code monitor}, …) idle or at load. */
+  public static String footprint(String service, boolean atLoad) {
+    return service + (atLoad ? " @1000/s" : " idle");
   }
 
   /** Name of a plain-insert case. */

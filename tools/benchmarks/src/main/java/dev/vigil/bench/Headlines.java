@@ -122,5 +122,55 @@ final class Headlines {
             "deliveries/s",
             2_000));
     dev.vigil.bench.dbzserver.ServerHeadlines.compute(r).forEach(sink);
+    storm(r, sink);
+    footprint(r, sink);
+  }
+
+  /** Incident storm: every alert within 15 s of its threshold, none twice, none out of order. */
+  private static void storm(Report r, Consumer<Headline> sink) {
+    for (String kind : List.of("FAILED", "RECOVERED")) {
+      sink.accept(
+          Headline.atMost(
+              "storm: slowest " + kind + " threshold → receiver",
+              r.metric(Cases.STORM, Cases.storm(kind), "max_ms") / 1000,
+              "s",
+              15));
+      sink.accept(
+          Headline.atMost(
+              "storm: " + kind + " later than 15 s or missing",
+              r.metric(Cases.STORM, Cases.storm(kind), "over_aim"),
+              "events",
+              0));
+    }
+    sink.accept(
+        Headline.atMost(
+            "storm: duplicates at the receiver",
+            r.metric(Cases.STORM, Cases.storm("FAILED"), "duplicates"),
+            "events",
+            0));
+    sink.accept(
+        Headline.atMost(
+            "storm: services with events out of order",
+            r.metric(Cases.STORM, Cases.storm("FAILED"), "services_out_of_order"),
+            "services",
+            0));
+  }
+
+  /** Footprint: each service ≤ 256 MiB RSS at 1,000 events/s, ready ≤ 3 s after its start. */
+  private static void footprint(Report r, Consumer<Headline> sink) {
+    for (String service : List.of("monitor", "relay", "notifier", "receiver")) {
+      sink.accept(
+          Headline.atMost(
+              "footprint " + service + ": peak RSS at 1,000 events/s",
+              r.metric(Cases.FOOTPRINT, Cases.footprint(service, true), "rss_max_mib"),
+              "MiB",
+              256));
+      sink.accept(
+          Headline.atMost(
+              "footprint " + service + ": start-up to /health ready",
+              r.metric(Cases.FOOTPRINT, Cases.footprint(service, false), "startup_ms") / 1000,
+              "s",
+              3));
+    }
   }
 }

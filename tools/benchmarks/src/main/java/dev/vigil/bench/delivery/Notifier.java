@@ -10,10 +10,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Starts the notifier in this JVM with its default settings, pointed at a local receiver. */
-final class Notifier {
+public final class Notifier {
   private Notifier() {}
 
-  static NotifierService start(
+  public static NotifierService start(
       Infra infra, String database, String topic, String group, String webhookUrl) {
     infra.createDatabase(database);
     byte[] key = new byte[32];

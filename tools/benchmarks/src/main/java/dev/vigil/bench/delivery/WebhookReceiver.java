@@ -21,14 +21,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * A local webhook receiver that answers 204 at once and keeps, per event id, when it first arrived
  * (epoch µs), and per service the order in which event ids first arrived.
  */
-final class WebhookReceiver implements AutoCloseable {
+public final class WebhookReceiver implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<UUID, Long> firstArrival = new ConcurrentHashMap<>();
   private final Map<String, List<UUID>> orderByService = new HashMap<>();
   private final AtomicLong requests = new AtomicLong();
 
-  WebhookReceiver() {
+  public WebhookReceiver() {
     try {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
     } catch (IOException e) {
@@ -55,24 +55,24 @@ final class WebhookReceiver implements AutoCloseable {
     server.start();
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
   }
 
-  Map<UUID, Long> firstArrival() {
+  public Map<UUID, Long> firstArrival() {
     return firstArrival;
   }
 
-  int distinct() {
+  public int distinct() {
     return firstArrival.size();
   }
 
-  long requests() {
+  public long requests() {
     return requests.get();
   }
 
   /** Event ids of {@code service} in the order they first arrived. */
-  List<UUID> order(String service) {
+  public List<UUID> order(String service) {
     synchronized (orderByService) {
       return List.copyOf(orderByService.getOrDefault(service, List.of()));
     }

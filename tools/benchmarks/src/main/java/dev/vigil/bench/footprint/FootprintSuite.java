@@ -1,0 +1,264 @@
+package dev.vigil.bench.footprint;
+
+import dev.vigil.bench.BenchContext;
+import dev.vigil.bench.Cases;
+import dev.vigil.bench.Suite;
+import dev.vigil.bench.outbox.OutboxWriters;
+import dev.vigil.bench.storm.StormSuite;
+import dev.vigil.bench.storm.StormTargets;
+import dev.vigil.kit.lifecycle.Closer;
+import dev.vigil.monitor.target.TargetKind;
+import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.target.TargetStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * Each Vigil service (monitor, relay, notifier) and the reference receiver as its own OS process,
+ * default settings, started with the JVM flags of its image: start-up time to {@code /health}
+ * ready, then RSS, heap after GC, CPU and threads idle and at 1,000 events/s (the monitor probing
+ * 10,000 targets every 10 s; outbox rows committed at 1,000/s through relay → Kafka → notifier →
+ * reference receiver).
+ */
+public final class FootprintSuite implements Suite {
+  private static final String TOPIC = "bench.footprint";
+  private static final String OUTBOX_DB = "bench_fp";
+  private static final int TARGETS = 10_000;
+  private static final int RATE = 1_000;
+  private static final String PROBES_SQL = "select count(*) from check_history";
+  private static final String RECEIVED_SQL = "select count(*) from received_webhook";
+
+  @Override
+  public void run(BenchContext ctx) throws Exception {
+    Path root = Files.exists(Path.of("Dockerfile")) ? Path.of(".") : Path.of("../..");
+    List<String> flags = ImageJvmFlags.forRun(root.resolve("Dockerfile"));
+    boolean quick = ctx.options().quick();
+    Duration settle = Duration.ofSeconds(quick ? 3 : 15);
+    Duration window = Duration.ofSeconds(quick ? 8 : 30);
+    Path logs = root.resolve("tools/benchmarks/target/footprint-logs");
+    ctx.report()
+        .note("footprint: JVM flags " + String.join(" ", flags) + ", java " + Runtime.version());
+
+    DataSource outbox = ctx.infra().monitorDatabase(OUTBOX_DB, WRITERS + 1);
+    ctx.infra().createTopic(TOPIC, PARTITIONS);
+    for (String db : List.of("bench_fp_monitor", "bench_fp_notifier", "bench_fp_receiver")) {
+      ctx.infra().createDatabase(db);
+    }
+    String secret = secret();
+    Map<String, Double> startup = new LinkedHashMap<>();
+    List<ServiceProcess> services = new ArrayList<>();
+    // the targets outlive the services: a monitor still probing a stopped server would alert
+    try (StormTargets targets = new StormTargets();
+        Closer closer = new Closer("footprint services")) {
+      int receiverPort = freePort();
+      services.add(
+          start(
+              closer,
+              startup,
+              root,
+              "receiver",
+              "tools/reference-receiver",
+              flags,
+              logs,
+              receiverPort,
+              env(ctx, "bench_fp_receiver", Map.of("VIGIL_WEBHOOK_SECRETS", secret))));
+      services.add(
+          start(
+              closer,
+              startup,
+              root,
+              "notifier",
+              "notifier-consumer",
+              flags,
+              logs,
+              freePort(),
+              env(ctx, "bench_fp_notifier", notifierEnv(ctx, secret, receiverPort))));
+      services.add(
+          start(
+              closer,
+              startup,
+              root,
+              "relay",
+              "cdc-relay",
+              flags,
+              logs,
+              freePort(),
+              env(ctx, OUTBOX_DB, relayEnv(ctx))));
+      services.add(
+          start(
+              closer,
+              startup,
+              root,
+              "monitor",
+              "monitor-service",
+              flags,
+              logs,
+              freePort(),
+              env(ctx, "bench_fp_monitor", Map.of("VIGIL_MONITOR_API_TOKEN", "bench-footprint"))));
+
+      ServiceProcess.pause(settle.toMillis());
+      var idle = FootprintWindow.measure(services, window, () -> {});
+      for (ServiceProcess s : services) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("startup_ms", startup.get(s.name()));
+        m.putAll(idle.get(s.name()));
+        ctx.addOneRun(Cases.FOOTPRINT, Cases.footprint(s.name(), false), m, note("idle"));
+      }
+
+      DataSource monitorDb = ctx.infra().pool("bench_fp_monitor", 2);
+      DataSource receiverDb = ctx.infra().pool("bench_fp_receiver", 2);
+      storeTargets(monitorDb, targets);
+      OutboxWriters writers = new OutboxWriters(outbox, "outbox", WRITERS, 1_000);
+      Duration loadFor = settle.plus(window).plus(Duration.ofSeconds(quick ? 10 : 20));
+      Thread load =
+          Thread.ofPlatform().name("footprint-writers").start(() -> writers.run(loadFor, RATE));
+      // the monitor's first probes are spread over one interval: settle at least that long
+      ServiceProcess.pause(Math.max(settle.toMillis(), 10_000));
+      long[] counts0 = {
+        StormSuite.count(monitorDb, PROBES_SQL), StormSuite.count(receiverDb, RECEIVED_SQL)
+      };
+      long[] counts1 = new long[2];
+      long t0 = System.nanoTime();
+      double[] seconds = new double[1];
+      var atLoad =
+          FootprintWindow.measure(
+              services,
+              window,
+              () -> {
+                counts1[0] = StormSuite.count(monitorDb, PROBES_SQL);
+                counts1[1] = StormSuite.count(receiverDb, RECEIVED_SQL);
+                seconds[0] = (System.nanoTime() - t0) / 1e9;
+              });
+      load.join();
+      double probesPerS = (counts1[0] - counts0[0]) / seconds[0];
+      double deliveredPerS = (counts1[1] - counts0[1]) / seconds[0];
+      for (ServiceProcess s : services) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("events_per_s", s.name().equals("monitor") ? probesPerS : deliveredPerS);
+        m.putAll(atLoad.get(s.name()));
+        ctx.addOneRun(
+            Cases.FOOTPRINT,
+            Cases.footprint(s.name(), true),
+            m,
+            note(
+                s.name().equals("monitor")
+                    ? "10,000 targets every 10 s; events/s = probes recorded"
+                    : "outbox rows at 1,000/s → relay → Kafka → notifier → receiver;"
+                        + " events/s = webhooks stored by the receiver"));
+      }
+    }
+  }
+
+  private static String note(String what) {
+    return "own process, default settings, image JVM flags; " + what;
+  }
+
+  private static ServiceProcess start(
+      Closer closer,
+      Map<String, Double> startup,
+      Path root,
+      String name,
+      String module,
+      List<String> flags,
+      Path logs,
+      int port,
+      Map<String, String> env) {
+    ServiceProcess p =
+        closer.add(name, ServiceProcess.start(name, jar(root, module), flags, env, port, logs));
+    startup.put(name, p.awaitReady(Duration.ofSeconds(300))); // generous: a loaded machine
+    return p;
+  }
+
+  /** The module's packaged jar ({@code ./mvnw package} puts it and its {@code lib/} there). */
+  static Path jar(Path root, String module) {
+    Path target = root.resolve(module).resolve("target");
+    String prefix = Path.of(module).getFileName() + "-";
+    try (var files = Files.list(target)) {
+      return files
+          .filter(p -> p.getFileName().toString().startsWith(prefix))
+          .filter(p -> p.getFileName().toString().endsWith(".jar"))
+          .filter(p -> !p.getFileName().toString().matches(".*-(sources|tests|javadoc)\\.jar"))
+          .findFirst()
+          .orElseThrow(() -> new IllegalStateException("no " + prefix + "*.jar in " + target));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "no packaged " + module + " in " + target + ": run ./mvnw package first", e);
+    }
+  }
+
+  private static Map<String, String> env(BenchContext ctx, String db, Map<String, String> own) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("VIGIL_DB_URL", ctx.infra().jdbcUrl(db));
+    env.put("VIGIL_DB_USER", "postgres");
+    env.putAll(own);
+    return env;
+  }
+
+  private static Map<String, String> notifierEnv(
+      BenchContext ctx, String secret, int receiverPort) {
+    return Map.of(
+        "VIGIL_KAFKA_BOOTSTRAP_SERVERS",
+        ctx.infra().bootstrapServers(),
+        "VIGIL_TOPIC",
+        TOPIC,
+        "VIGIL_NOTIFIER_GROUP_ID",
+        "bench-footprint",
+        "VIGIL_WEBHOOK_URL",
+        "http://127.0.0.1:" + receiverPort + "/webhook",
+        "VIGIL_WEBHOOK_ALLOW_HTTP",
+        "true",
+        "VIGIL_WEBHOOK_SECRETS",
+        secret);
+  }
+
+  private static Map<String, String> relayEnv(BenchContext ctx) {
+    return Map.of(
+        "VIGIL_KAFKA_BOOTSTRAP_SERVERS",
+        ctx.infra().bootstrapServers(),
+        "VIGIL_TOPIC",
+        TOPIC,
+        "VIGIL_RELAY_SLOT",
+        "bench_fp",
+        "VIGIL_INSTANCE_ID",
+        "bench-footprint-relay");
+  }
+
+  private static void storeTargets(DataSource db, StormTargets server) {
+    List<TargetSpec> specs = new ArrayList<>();
+    for (int i = 0; i < TARGETS; i++) {
+      specs.add(
+          TargetSpec.builder("fp-" + i, TargetKind.HTTP)
+              .url(URI.create(server.url(i)))
+              .interval(Duration.ofSeconds(10))
+              .timeout(Duration.ofSeconds(2))
+              .build());
+    }
+    new TargetStore(db).upsertAll(specs, TargetStore.Source.API);
+  }
+
+  private static String secret() {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return "whsec_" + Base64.getEncoder().encodeToString(key);
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port", e);
+    }
+  }
+}

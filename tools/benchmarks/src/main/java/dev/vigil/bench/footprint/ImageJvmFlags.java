@@ -1,0 +1,69 @@
+package dev.vigil.bench.footprint;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The JVM flags the service images use, read from the root {@code Dockerfile}'s {@code ENV
+ * JAVA_TOOL_OPTIONS="…"} line, so the footprint suite measures what the images run and cannot drift
+ * from them.
+ */
+final class ImageJvmFlags {
+  /** System property that replaces the image's flags for an experiment (space-separated). */
+  static final String OVERRIDE = "bench.footprint.jvmFlags";
+
+  private static final Pattern ENV_LINE =
+      Pattern.compile("^ENV\\s+JAVA_TOOL_OPTIONS=\"([^\"]*)\"\\s*$", Pattern.MULTILINE);
+
+  private ImageJvmFlags() {}
+
+  /** The flags of {@code dockerfile}, or of {@value #OVERRIDE} when that is set. */
+  static List<String> forRun(Path dockerfile) {
+    String override = System.getProperty(OVERRIDE);
+    return override != null ? split(override) : read(dockerfile);
+  }
+
+  /**
+   * The flags of the {@code ENV JAVA_TOOL_OPTIONS="…"} line of {@code dockerfile}.
+   *
+   * @throws IllegalStateException when the file has no such line, or more than one
+   */
+  static List<String> read(Path dockerfile) {
+    String text;
+    try {
+      text = Files.readString(dockerfile);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the image's JVM flags from " + dockerfile, e);
+    }
+    return parse(text, dockerfile.toString());
+  }
+
+  static List<String> parse(String dockerfile, String where) {
+    Matcher m = ENV_LINE.matcher(dockerfile);
+    if (!m.find()) {
+      throw new IllegalStateException("no ENV JAVA_TOOL_OPTIONS=\"…\" line in " + where);
+    }
+    String flags = m.group(1);
+    if (m.find()) {
+      throw new IllegalStateException("more than one ENV JAVA_TOOL_OPTIONS line in " + where);
+    }
+    return split(flags);
+  }
+
+  private static List<String> split(String flags) {
+    List<String> list =
+        Arrays.stream(flags.strip().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+    for (String flag : list) {
+      if (!flag.startsWith("-")) {
+        throw new IllegalStateException("not a JVM flag: '" + flag + "'");
+      }
+    }
+    return list;
+  }
+}

@@ -1,0 +1,40 @@
+package dev.vigil.bench.footprint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ImageJvmFlagsTest {
+  private static final Path DOCKERFILE = Path.of("../../Dockerfile");
+
+  @Test
+  void theImagesSetTheirJvmFlagsInOneEnvLineThatTheSuiteReads() throws Exception {
+    assertThat(ImageJvmFlags.read(DOCKERFILE)).isNotEmpty().allMatch(f -> f.startsWith("-"));
+    // and the entrypoint adds none of its own, so what the suite runs is what the images run
+    assertThat(Files.readString(DOCKERFILE))
+        .contains("ENTRYPOINT [\"java\", \"-jar\", \"/app/app.jar\"]");
+  }
+
+  @Test
+  void aDockerfileWithoutTheLineOrWithTwoIsRefused() {
+    assertThatThrownBy(() -> ImageJvmFlags.parse("FROM x\nENTRYPOINT [\"java\"]\n", "test"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("no ENV JAVA_TOOL_OPTIONS");
+    assertThatThrownBy(
+            () ->
+                ImageJvmFlags.parse(
+                    "ENV JAVA_TOOL_OPTIONS=\"-Xss512k\"\nENV JAVA_TOOL_OPTIONS=\"-Xmx1g\"\n",
+                    "test"))
+        .hasMessageContaining("more than one");
+  }
+
+  @Test
+  void somethingThatIsNotAFlagIsRefused() {
+    assertThatThrownBy(
+            () -> ImageJvmFlags.parse("ENV JAVA_TOOL_OPTIONS=\"-Xss512k rm -rf\"\n", "test"))
+        .hasMessageContaining("not a JVM flag: 'rm'");
+  }
+}
