@@ -1,6 +1,5 @@
 package dev.vigil.monitor.status;
 
-import dev.vigil.kit.db.DatabaseException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -88,21 +87,10 @@ final class OverviewReads {
   }
 
   Page read(OverviewQuery query, int incidentLimit) {
-    try (Connection connection = dataSource.getConnection()) {
-      connection.setReadOnly(true);
-      connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-      connection.setAutoCommit(false);
-      try {
-        Page page = read(connection, query, incidentLimit);
-        connection.commit();
-        return page;
-      } catch (SQLException | RuntimeException e) {
-        connection.rollback();
-        throw e;
-      }
-    } catch (SQLException e) {
-      throw new DatabaseException("reading the status overview", e);
-    }
+    return StatusReads.inSnapshot(
+        dataSource,
+        "reading the status overview",
+        connection -> read(connection, query, incidentLimit));
   }
 
   private static Page read(Connection connection, OverviewQuery query, int incidentLimit)
@@ -110,20 +98,11 @@ final class OverviewReads {
     Instant now = StatusReads.now(connection);
     long[] matching = {0};
     List<StatusReads.ServiceRow> listed =
-        StatusReads.rows(
-            connection,
-            PAGE,
-            statement -> {
-              statement.setString(1, query.prefix());
-              statement.setString(2, query.state());
-              statement.setString(3, query.state());
-              statement.setInt(4, OverviewQuery.PAGE_SIZE);
-              statement.setInt(5, query.offset());
-            },
-            rs -> {
-              matching[0] = rs.getLong("matching");
-              return StatusReads.serviceRow(rs);
-            });
+        page(connection, query, OverviewQuery.PAGE_SIZE, query.offset(), matching);
+    if (listed.isEmpty() && query.page() > 1) {
+      // Past the last page: no row carried the count, so count on the first page instead.
+      page(connection, query, 1, 0, matching);
+    }
     String[] names = listed.stream().map(StatusReads.ServiceRow::name).toArray(String[]::new);
     Array nameArray = connection.createArrayOf("text", names);
     List<StatusReads.ServiceRow> services = new ArrayList<>(listed.size());
@@ -162,6 +141,26 @@ final class OverviewReads {
             .get(0);
     return new Page(
         new StatusReads.Snapshot(now, services, hours, incidents, List.of()), matching[0], totals);
+  }
+
+  /** One page of {@link #PAGE}; {@code matching[0]} gets the count of every matching service. */
+  private static List<StatusReads.ServiceRow> page(
+      Connection connection, OverviewQuery query, int limit, int offset, long[] matching)
+      throws SQLException {
+    return StatusReads.rows(
+        connection,
+        PAGE,
+        statement -> {
+          statement.setString(1, query.prefix());
+          statement.setString(2, query.state());
+          statement.setString(3, query.state());
+          statement.setInt(4, limit);
+          statement.setInt(5, offset);
+        },
+        rs -> {
+          matching[0] = rs.getLong("matching");
+          return StatusReads.serviceRow(rs);
+        });
   }
 
   private static StatusReads.ServiceRow withUptime(StatusReads.ServiceRow row, Uptime[] u) {

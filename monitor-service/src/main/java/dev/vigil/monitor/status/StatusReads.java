@@ -136,27 +136,42 @@ final class StatusReads {
    * checkLimit} checks.
    */
   Snapshot read(String service, int incidentLimit, int checkLimit) {
-    try (Connection connection = dataSource.getConnection()) {
-      connection.setReadOnly(true);
-      connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-      connection.setAutoCommit(false);
-      try {
-        Snapshot snapshot =
+    return inSnapshot(
+        dataSource,
+        "reading the status page" + (service == null ? "" : " of " + service),
+        connection ->
             new Snapshot(
                 now(connection),
                 services(connection, service),
                 hours(connection, service),
                 incidents(connection, service, incidentLimit),
-                service == null ? List.of() : checks(connection, service, checkLimit));
+                service == null ? List.of() : checks(connection, service, checkLimit)));
+  }
+
+  /** Reads of one page. */
+  interface PageRead<T> {
+    T read(Connection connection) throws SQLException;
+  }
+
+  /**
+   * Runs {@code read} in one read-only repeatable-read transaction: one consistent snapshot, and
+   * {@code now()} is the same database time for every statement of it.
+   */
+  static <T> T inSnapshot(DataSource dataSource, String what, PageRead<T> read) {
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setReadOnly(true);
+      connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      connection.setAutoCommit(false);
+      try {
+        T result = read.read(connection);
         connection.commit();
-        return snapshot;
+        return result;
       } catch (SQLException | RuntimeException e) {
         connection.rollback();
         throw e;
       }
     } catch (SQLException e) {
-      throw new DatabaseException(
-          "reading the status page" + (service == null ? "" : " of " + service), e);
+      throw new DatabaseException(what, e);
     }
   }
 
