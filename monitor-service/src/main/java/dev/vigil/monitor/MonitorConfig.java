@@ -46,6 +46,18 @@ public final class MonitorConfig extends ServiceConfig {
       Setting.integer("VIGIL_MONITOR_MAX_IN_FLIGHT", 2000)
           .range("1", "20000")
           .doc("Most concurrent probes on this instance.");
+  public static final Setting<Integer> RECORD_BATCH =
+      Setting.integer("VIGIL_MONITOR_RECORD_BATCH", 200)
+          .range("1", "1000")
+          .doc(
+              "Most probe results recorded in one transaction (row locks held until its commit);"
+                  + " 1 records every result in a transaction of its own.");
+  public static final Setting<Integer> RECORD_WORKERS =
+      Setting.integer("VIGIL_MONITOR_RECORD_WORKERS", 4)
+          .range("1", "100")
+          .doc(
+              "Recording transactions at once when results are batched (each holds a database"
+                  + " connection); keep it below VIGIL_DB_POOL_SIZE.");
   public static final Setting<Duration> HISTORY_RETENTION =
       Setting.duration("VIGIL_MONITOR_HISTORY_RETENTION", "168h")
           .range("1m", "87600h")
@@ -101,6 +113,8 @@ public final class MonitorConfig extends ServiceConfig {
           CLAIM_BATCH,
           CLAIM_POLL_INTERVAL,
           MAX_IN_FLIGHT,
+          RECORD_BATCH,
+          RECORD_WORKERS,
           HISTORY_RETENTION,
           OUTBOX_RETENTION,
           RETENTION_BATCH,

@@ -8,6 +8,8 @@ import static dev.vigil.monitor.MonitorConfig.HISTORY_RETENTION;
 import static dev.vigil.monitor.MonitorConfig.LEASE;
 import static dev.vigil.monitor.MonitorConfig.MAX_IN_FLIGHT;
 import static dev.vigil.monitor.MonitorConfig.OUTBOX_RETENTION;
+import static dev.vigil.monitor.MonitorConfig.RECORD_BATCH;
+import static dev.vigil.monitor.MonitorConfig.RECORD_WORKERS;
 import static dev.vigil.monitor.MonitorConfig.RETENTION_BATCH;
 import static dev.vigil.monitor.MonitorConfig.RETENTION_INTERVAL;
 import static dev.vigil.monitor.MonitorConfig.SCHEDULER_ENABLED;
@@ -19,6 +21,7 @@ import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.monitor.alert.RecordQueue;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.api.HttpApi;
 import dev.vigil.monitor.history.RetentionJob;
@@ -103,7 +106,14 @@ public final class MonitorService implements AutoCloseable {
       Gauge.builder(metrics.name("incidents.open"), pool, MonitorService::openIncidents)
           .description("Incidents currently open")
           .register(metrics.registry());
-      Recorder recorder = new Recorder(pool, metrics.registry());
+      Recorder recorder = new Recorder(pool, metrics.registry(), config.get(RECORD_BATCH));
+      // Closed after the scheduler (registered before it): it records what the probes queued.
+      RecordQueue recordQueue =
+          config.get(RECORD_BATCH) > 1
+              ? parts.add(
+                  "record queue",
+                  new RecordQueue(recorder, config.get(RECORD_WORKERS), config.get(RECORD_BATCH)))
+              : null;
       Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics.registry());
       parts.add(prober);
       if (config.get(SCHEDULER_ENABLED)) {
@@ -115,7 +125,8 @@ public final class MonitorService implements AutoCloseable {
                 config.get(CLAIM_POLL_INTERVAL),
                 config.get(MAX_IN_FLIGHT));
         ProbeScheduler scheduler =
-            new ProbeScheduler(pool, recorder, prober, schedulerSettings, metrics.registry());
+            new ProbeScheduler(
+                pool, recorder, recordQueue, prober, schedulerSettings, metrics.registry());
         scheduler.start();
         parts.add(scheduler);
         MissedHeartbeats heartbeats =

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Timer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -34,15 +35,31 @@ import org.slf4j.LoggerFactory;
 public final class Recorder {
   private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
 
+  /** Most results recorded in one transaction unless configured otherwise. */
+  public static final int DEFAULT_MAX_BATCH = 200;
+
   private final DataSource dataSource;
   private final RecorderSql sql = new RecorderSql();
+  private final BatchTransaction batches;
   private final Timer transactionTimer;
   private final Counter failedRows;
   private final Counter recoveredRows;
   private final Counter staleResults;
 
   public Recorder(DataSource dataSource, MeterRegistry registry) {
+    this(dataSource, registry, DEFAULT_MAX_BATCH);
+  }
+
+  /**
+   * @param maxBatch most results {@link #recordAll} records in one transaction (row locks held
+   *     until its commit)
+   */
+  public Recorder(DataSource dataSource, MeterRegistry registry, int maxBatch) {
+    if (maxBatch < 1) {
+      throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+    }
     this.dataSource = dataSource;
+    this.batches = new BatchTransaction(this, dataSource, maxBatch, registry);
     this.transactionTimer =
         Timer.builder("vigil.monitor.recorder.transaction")
             .description("Time to record one result, commit included")
@@ -80,6 +97,13 @@ public final class Recorder {
 
   /** Records {@code result} and runs {@code also} in the same transaction, then commits both. */
   public RecordOutcome record(ProbeResult result, AlsoInTransaction also) {
+    RecordOutcome outcome = recordInOwnTransaction(result, also);
+    afterCommit(result, outcome);
+    return outcome;
+  }
+
+  /** {@link #record(ProbeResult, AlsoInTransaction)} without the after-commit metrics and log. */
+  RecordOutcome recordInOwnTransaction(ProbeResult result, AlsoInTransaction also) {
     long start = System.nanoTime();
     RecordOutcome outcome =
         Database.inTransaction(
@@ -90,9 +114,56 @@ public final class Recorder {
               also.run(connection, recorded);
               return recorded;
             });
-    transactionTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
-    afterCommit(result, outcome);
+    timeTransaction(System.nanoTime() - start);
     return outcome;
+  }
+
+  /** One result of a batch and the work that must commit or roll back with it. */
+  public record Pending(ProbeResult result, AlsoInTransaction also) {
+    public Pending {
+      java.util.Objects.requireNonNull(result, "result");
+      java.util.Objects.requireNonNull(also, "also");
+    }
+  }
+
+  /**
+   * What became of one result of a batch: its outcome once committed, or the failure that kept it
+   * from being recorded (nothing of it was committed).
+   */
+  public record Recorded(ProbeResult result, RecordOutcome outcome, RuntimeException failure) {
+    public boolean committed() {
+      return failure == null;
+    }
+  }
+
+  /**
+   * Records {@code pending} in as few transactions as the batch limit allows and returns one entry
+   * per result, in the order given.
+   *
+   * <p>Guarantees (besides those of {@link #record(Connection, ProbeResult)} for each result):
+   * results are recorded in order of service name (a stable sort, so one service's results keep
+   * their given order), which is the fixed lock order that keeps two instances recording
+   * overlapping batches from deadlocking; each result runs under its own savepoint, so one that
+   * fails (unknown service, a constraint, bad data) is rolled back alone with its {@code also} and
+   * reported as its failure while the others commit. If the transaction itself fails (connection
+   * lost, commit refused), nothing of it was written and every result is retried once in a
+   * transaction of its own; a result without a claim number whose commit outcome is unknown is not
+   * retried (it might be recorded twice) and is reported failed instead. A result that still fails
+   * leaves its {@code also} undone: a scheduled probe's lease then expires and it is probed again.
+   */
+  public List<Recorded> recordAll(List<Pending> pending) {
+    List<Recorded> recorded = batches.recordAll(pending);
+    for (Recorded r : recorded) {
+      if (r.committed()) {
+        afterCommit(r.result(), r.outcome());
+      }
+    }
+    return recorded;
+  }
+
+  /** Records the time one result waited for its transaction's commit. */
+  void timeTransaction(long nanos) {
+    transactionTimer.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.vigil.monitor.probe;
 
 import dev.vigil.monitor.alert.ProbeResult;
+import dev.vigil.monitor.alert.RecordQueue;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.target.TargetSpec;
 import io.micrometer.core.instrument.Gauge;
@@ -39,6 +40,7 @@ public final class ProbeScheduler implements AutoCloseable {
 
   private final DataSource dataSource;
   private final Recorder recorder;
+  private final RecordQueue queue;
   private final Prober prober;
   private final SchedulerSettings settings;
   private final Leases leases;
@@ -54,8 +56,23 @@ public final class ProbeScheduler implements AutoCloseable {
       Prober prober,
       SchedulerSettings settings,
       MeterRegistry registry) {
+    this(dataSource, recorder, null, prober, settings, registry);
+  }
+
+  /**
+   * @param queue where results are recorded in batches with other results finishing at the same
+   *     time (group commit); null: each result in a transaction of its own
+   */
+  public ProbeScheduler(
+      DataSource dataSource,
+      Recorder recorder,
+      RecordQueue queue,
+      Prober prober,
+      SchedulerSettings settings,
+      MeterRegistry registry) {
     this.dataSource = dataSource;
     this.recorder = recorder;
+    this.queue = queue;
     this.prober = prober;
     this.settings = settings;
     this.leases = new Leases(settings.instanceId(), settings.lease(), LEASE_MARGIN);
@@ -151,8 +168,7 @@ public final class ProbeScheduler implements AutoCloseable {
       long started = System.nanoTime();
       ProbeResult result = prober.probe(target).withOrder(claim.order());
       long probed = System.nanoTime();
-      recorder.record(
-          result,
+      Recorder.AlsoInTransaction release =
           (connection, outcome) -> {
             if (!leases.release(connection, claim)) {
               LOG.warn(
@@ -162,7 +178,12 @@ public final class ProbeScheduler implements AutoCloseable {
                   (probed - started) / 1_000_000,
                   (System.nanoTime() - probed) / 1_000_000);
             }
-          });
+          };
+      if (queue != null) {
+        queue.record(result, release);
+      } else {
+        recorder.record(result, release);
+      }
     } catch (RuntimeException e) {
       // The lease stays until it expires; the target is probed again then.
       LOG.warn("recording failed target={} error={}", claim.target().name(), e.toString());

@@ -15,7 +15,8 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * The read-only status page: {@code GET /status} (every service, uptime, charts, incidents), {@code
+ * The read-only status page: {@code GET /status} (services 100 a page, down first, with {@code
+ * ?page=}, {@code ?q=} name prefix and {@code ?state=} filter; uptime, charts, incidents), {@code
  * GET /status/services/{name}} (one service with its history), {@code ?fragment=1} on either for
  * the live part alone (what the page's script fetches to refresh without reloading), SVG badges
  * {@code /status/badges/{name}/state.svg} and {@code …/uptime.svg?window=24h|7d|30d}, and the
@@ -32,9 +33,10 @@ public final class StatusPage {
           "status.css", "text/css; charset=utf-8", "status.js", "text/javascript; charset=utf-8");
   private static final String POLICY =
       "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self';"
-          + " img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+          + " img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
   private final StatusReads reads;
+  private final OverviewReads overviewReads;
   private final StatusAccess access;
   private final long refreshSeconds;
   private final Templates templates = new Templates();
@@ -44,6 +46,7 @@ public final class StatusPage {
    */
   public StatusPage(DataSource dataSource, StatusAccess access, Duration refresh) {
     this.reads = new StatusReads(dataSource);
+    this.overviewReads = new OverviewReads(dataSource);
     this.access = access;
     this.refreshSeconds = Math.max(1, refresh.toSeconds());
   }
@@ -72,14 +75,23 @@ public final class StatusPage {
   }
 
   private void overview(Context ctx) {
-    Views.Overview overview = Views.overview(reads.read(null, INCIDENTS_ON_OVERVIEW, 0));
+    OverviewQuery query;
+    try {
+      query =
+          OverviewQuery.parse(ctx.queryParam("page"), ctx.queryParam("q"), ctx.queryParam("state"));
+    } catch (OverviewQuery.Invalid e) {
+      problem(ctx, 400, "Invalid " + e.field(), e.getMessage());
+      return;
+    }
+    Views.Overview overview =
+        Views.overview(overviewReads.read(query, INCIDENTS_ON_OVERVIEW), query);
     html(
         ctx,
         200,
         fragment(ctx)
             ? templates.overviewFragment(overview)
             : templates.overviewPage(
-                new Templates.Page("Vigil status", refreshSeconds, "/status", overview)));
+                new Templates.Page("Vigil status", refreshSeconds, query.href(), overview)));
   }
 
   private void service(Context ctx) {

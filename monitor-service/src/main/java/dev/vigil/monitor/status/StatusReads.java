@@ -20,17 +20,22 @@ import javax.sql.DataSource;
  */
 final class StatusReads {
   // Uptime windows count whole clock hours: the current one and the 23 (167, 719) before it.
+  static final String UPTIME_SUMS =
+      """
+      select service,
+             sum(up_count)   filter (where hour > now() - interval '24 hours') as up_day,
+             sum(down_count) filter (where hour > now() - interval '24 hours') as down_day,
+             sum(up_count)   filter (where hour > now() - interval '7 days')   as up_week,
+             sum(down_count) filter (where hour > now() - interval '7 days')   as down_week,
+             sum(up_count)   as up_month,
+             sum(down_count) as down_month
+        from status_hourly
+      """;
+
   private static final String SERVICES =
       """
       with sums as (
-        select service,
-               sum(up_count)   filter (where hour > now() - interval '24 hours') as up_day,
-               sum(down_count) filter (where hour > now() - interval '24 hours') as down_day,
-               sum(up_count)   filter (where hour > now() - interval '7 days')   as up_week,
-               sum(down_count) filter (where hour > now() - interval '7 days')   as down_week,
-               sum(up_count)   as up_month,
-               sum(down_count) as down_month
-          from status_hourly
+        %s
          where hour > now() - interval '30 days' and (?::text is null or service = ?)
          group by service)
       select t.name, t.kind, t.enabled, h.status, h.since, h.checked_at, h.latency_ms, h.error,
@@ -43,7 +48,8 @@ final class StatusReads {
         left join sums s on s.service = t.name
        where (?::text is null or t.name = ?)
        order by t.name
-      """;
+      """
+          .formatted(UPTIME_SUMS);
 
   private static final String HOURS =
       """
@@ -130,45 +136,60 @@ final class StatusReads {
    * checkLimit} checks.
    */
   Snapshot read(String service, int incidentLimit, int checkLimit) {
-    try (Connection connection = dataSource.getConnection()) {
-      connection.setReadOnly(true);
-      connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-      connection.setAutoCommit(false);
-      try {
-        Snapshot snapshot =
+    return inSnapshot(
+        dataSource,
+        "reading the status page" + (service == null ? "" : " of " + service),
+        connection ->
             new Snapshot(
                 now(connection),
                 services(connection, service),
                 hours(connection, service),
                 incidents(connection, service, incidentLimit),
-                service == null ? List.of() : checks(connection, service, checkLimit));
+                service == null ? List.of() : checks(connection, service, checkLimit)));
+  }
+
+  /** Reads of one page. */
+  interface PageRead<T> {
+    T read(Connection connection) throws SQLException;
+  }
+
+  /**
+   * Runs {@code read} in one read-only repeatable-read transaction: one consistent snapshot, and
+   * {@code now()} is the same database time for every statement of it.
+   */
+  static <T> T inSnapshot(DataSource dataSource, String what, PageRead<T> read) {
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setReadOnly(true);
+      connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      connection.setAutoCommit(false);
+      try {
+        T result = read.read(connection);
         connection.commit();
-        return snapshot;
+        return result;
       } catch (SQLException | RuntimeException e) {
         connection.rollback();
         throw e;
       }
     } catch (SQLException e) {
-      throw new DatabaseException(
-          "reading the status page" + (service == null ? "" : " of " + service), e);
+      throw new DatabaseException(what, e);
     }
   }
 
-  private static Instant now(Connection connection) throws SQLException {
+  static Instant now(Connection connection) throws SQLException {
     return rows(connection, "select now() as now", statement -> {}, rs -> instant(rs, "now"))
         .get(0);
   }
 
-  private interface Binder {
+  interface Binder {
     void bind(PreparedStatement statement) throws SQLException;
   }
 
-  private interface RowMapper<T> {
+  interface RowMapper<T> {
     T map(ResultSet rs) throws SQLException;
   }
 
-  private static <T> List<T> rows(
-      Connection connection, String sql, Binder binder, RowMapper<T> mapper) throws SQLException {
+  static <T> List<T> rows(Connection connection, String sql, Binder binder, RowMapper<T> mapper)
+      throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       binder.bind(statement);
       List<T> rows = new ArrayList<>();
@@ -191,20 +212,24 @@ final class StatusReads {
             statement.setString(i, service);
           }
         },
-        rs ->
-            new ServiceRow(
-                rs.getString("name"),
-                rs.getString("kind"),
-                rs.getBoolean("enabled"),
-                rs.getString("status") == null ? "UNKNOWN" : rs.getString("status"),
-                instant(rs, "since"),
-                instant(rs, "checked_at"),
-                (Long) rs.getObject("latency_ms"),
-                rs.getString("error"),
-                instant(rs, "incident_opened_at"),
-                new Uptime(rs.getLong("up_day"), rs.getLong("down_day")),
-                new Uptime(rs.getLong("up_week"), rs.getLong("down_week")),
-                new Uptime(rs.getLong("up_month"), rs.getLong("down_month"))));
+        StatusReads::serviceRow);
+  }
+
+  /** A row of {@link #SERVICES} (or of the overview's page query, which has the same columns). */
+  static ServiceRow serviceRow(ResultSet rs) throws SQLException {
+    return new ServiceRow(
+        rs.getString("name"),
+        rs.getString("kind"),
+        rs.getBoolean("enabled"),
+        rs.getString("status") == null ? "UNKNOWN" : rs.getString("status"),
+        instant(rs, "since"),
+        instant(rs, "checked_at"),
+        (Long) rs.getObject("latency_ms"),
+        rs.getString("error"),
+        instant(rs, "incident_opened_at"),
+        new Uptime(rs.getLong("up_day"), rs.getLong("down_day")),
+        new Uptime(rs.getLong("up_week"), rs.getLong("down_week")),
+        new Uptime(rs.getLong("up_month"), rs.getLong("down_month")));
   }
 
   private static List<HourRow> hours(Connection connection, String service) throws SQLException {
@@ -215,18 +240,20 @@ final class StatusReads {
           statement.setString(1, service);
           statement.setString(2, service);
         },
-        rs -> {
-          long latencies = rs.getLong("latency_count");
-          return new HourRow(
-              rs.getString("service"),
-              instant(rs, "hour"),
-              rs.getLong("up_count"),
-              rs.getLong("down_count"),
-              latencies == 0 ? null : rs.getLong("latency_sum_ms") / latencies);
-        });
+        StatusReads::hourRow);
   }
 
-  private static List<IncidentRow> incidents(Connection connection, String service, int limit)
+  static HourRow hourRow(ResultSet rs) throws SQLException {
+    long latencies = rs.getLong("latency_count");
+    return new HourRow(
+        rs.getString("service"),
+        instant(rs, "hour"),
+        rs.getLong("up_count"),
+        rs.getLong("down_count"),
+        latencies == 0 ? null : rs.getLong("latency_sum_ms") / latencies);
+  }
+
+  static List<IncidentRow> incidents(Connection connection, String service, int limit)
       throws SQLException {
     return rows(
         connection,
@@ -236,15 +263,18 @@ final class StatusReads {
           statement.setString(2, service);
           statement.setInt(3, limit);
         },
-        rs ->
-            new IncidentRow(
-                rs.getString("id"),
-                rs.getString("service"),
-                instant(rs, "opened_at"),
-                instant(rs, "closed_at"),
-                rs.getString("first_error"),
-                rs.getString("last_error"),
-                rs.getInt("probe_count")));
+        StatusReads::incidentRow);
+  }
+
+  static IncidentRow incidentRow(ResultSet rs) throws SQLException {
+    return new IncidentRow(
+        rs.getString("id"),
+        rs.getString("service"),
+        instant(rs, "opened_at"),
+        instant(rs, "closed_at"),
+        rs.getString("first_error"),
+        rs.getString("last_error"),
+        rs.getInt("probe_count"));
   }
 
   private static List<CheckRow> checks(Connection connection, String service, int limit)
@@ -267,7 +297,7 @@ final class StatusReads {
                 rs.getString("source")));
   }
 
-  private static Instant instant(ResultSet rs, String column) throws SQLException {
+  static Instant instant(ResultSet rs, String column) throws SQLException {
     Timestamp timestamp = rs.getTimestamp(column);
     return timestamp == null ? null : timestamp.toInstant();
   }

@@ -41,7 +41,12 @@ final class Templates {
   }
 
   /** The layout around a body: title, refresh and the body's own template. */
-  record Page(String title, long refreshSeconds, String fragmentUrl, Object body) {}
+  record Page(String title, long refreshSeconds, String fragmentUrl, Object body) {
+    /** Whether {@code fragmentUrl} already has a query (the fragment parameter then follows &). */
+    boolean fragmentQuery() {
+      return fragmentUrl.indexOf('?') >= 0;
+    }
+  }
 
   /** An error page's scope. */
   record Problem(String title, String detail) {}

@@ -7,11 +7,9 @@ import dev.vigil.monitor.status.StatusReads.ServiceRow;
 import dev.vigil.monitor.status.StatusReads.Snapshot;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
@@ -32,7 +30,24 @@ final class Views {
       List<ServiceView> services,
       List<IncidentView> incidents,
       boolean noServices,
-      boolean noIncidents) {}
+      boolean noIncidents,
+      Paging paging) {}
+
+  /**
+   * Where the overview's page sits among the services its filter selects, with plain links (no
+   * script needed) to the neighbouring pages and to each state filter.
+   */
+  record Paging(
+      String query,
+      String shown,
+      String previousHref,
+      String nextHref,
+      String selfHref,
+      List<FilterLink> filters,
+      boolean noMatches) {}
+
+  /** A link to the overview filtered by one state (or none); {@code current} when it is shown. */
+  record FilterLink(String label, String href, boolean current) {}
 
   /** The scope of one service's page and its fragment. */
   record ServicePage(
@@ -91,7 +106,8 @@ final class Views {
       String error,
       String source) {}
 
-  static Overview overview(Snapshot snapshot) {
+  static Overview overview(OverviewReads.Page page, OverviewQuery query) {
+    Snapshot snapshot = page.snapshot();
     Map<String, List<HourRow>> hours =
         snapshot.hours().stream().collect(Collectors.groupingBy(HourRow::service));
     List<ServiceView> services =
@@ -108,15 +124,10 @@ final class Views {
                             240,
                             40)))
             .toList();
-    long down = services.stream().filter(s -> s.stateClass().equals("down")).count();
-    Instant lastCheck =
-        snapshot.services().stream()
-            .map(ServiceRow::checkedAt)
-            .filter(Objects::nonNull)
-            .max(Comparator.naturalOrder())
-            .orElse(null);
+    long down = page.totals().down();
+    Instant lastCheck = page.totals().lastCheck();
     String summary =
-        services.isEmpty()
+        page.totals().services() == 0
             ? "No services are monitored yet"
             : down == 0
                 ? "All services are up"
@@ -130,8 +141,47 @@ final class Views {
         down == 0 ? "up" : "down",
         services,
         incidents(snapshot),
-        services.isEmpty(),
-        snapshot.incidents().isEmpty());
+        page.totals().services() == 0,
+        snapshot.incidents().isEmpty(),
+        paging(page, query, services.size()));
+  }
+
+  private static Paging paging(OverviewReads.Page page, OverviewQuery query, int onPage) {
+    long matching = page.matching();
+    int pages =
+        (int) Math.max(1, (matching + OverviewQuery.PAGE_SIZE - 1) / OverviewQuery.PAGE_SIZE);
+    String shown =
+        onPage == 0
+            ? (matching == 0
+                ? "No service matches."
+                : "Page " + query.page() + " is past the last page (" + pages + ").")
+            : "Services "
+                + (query.offset() + 1)
+                + "–"
+                + (query.offset() + onPage)
+                + " of "
+                + matching
+                + " · page "
+                + query.page()
+                + " of "
+                + pages;
+    List<FilterLink> filters = new java.util.ArrayList<>();
+    filters.add(new FilterLink("all", query.withState(null).href(), query.state() == null));
+    for (String state : List.of("DOWN", "UNKNOWN", "UP", "DISABLED")) {
+      filters.add(
+          new FilterLink(
+              state.toLowerCase(java.util.Locale.ROOT),
+              query.withState(state).href(),
+              state.equals(query.state())));
+    }
+    return new Paging(
+        query.prefix(),
+        shown,
+        query.page() > 1 ? query.onPage(Math.min(query.page() - 1, pages)).href() : null,
+        query.page() < pages ? query.onPage(query.page() + 1).href() : null,
+        query.href(),
+        filters,
+        onPage == 0);
   }
 
   /** The page of the snapshot's only service. */

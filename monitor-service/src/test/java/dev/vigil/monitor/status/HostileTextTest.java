@@ -31,7 +31,7 @@ class HostileTextTest {
 
   @Test
   void overviewShowsHostileNamesAndErrorsAsText() {
-    String html = templates.overviewPage(page(Views.overview(snapshot())));
+    String html = templates.overviewPage(page(overview()));
     assertEscaped(html);
     assertThat(html).contains("&lt;script&gt;alert(1)&lt;/script&gt;");
   }
@@ -44,7 +44,7 @@ class HostileTextTest {
 
   @Test
   void fragmentsAreEscapedLikeThePage() {
-    assertEscaped(templates.overviewFragment(Views.overview(snapshot())));
+    assertEscaped(templates.overviewFragment(overview()));
     assertEscaped(templates.serviceFragment(Views.servicePage(snapshot())));
   }
 
@@ -88,6 +88,17 @@ class HostileTextTest {
 
   private static Templates.Page page(Object body) {
     return new Templates.Page(SCRIPT + " · Vigil status", 30, "/status", body);
+  }
+
+  /** The overview of {@link #snapshot()}'s services, as the first unfiltered page. */
+  static Views.Overview overview() {
+    Snapshot snapshot = snapshot();
+    return Views.overview(
+        new OverviewReads.Page(
+            snapshot,
+            snapshot.services().size(),
+            new OverviewReads.Totals(snapshot.services().size(), 1, NOW)),
+        OverviewQuery.FIRST);
   }
 
   static Snapshot snapshot() {

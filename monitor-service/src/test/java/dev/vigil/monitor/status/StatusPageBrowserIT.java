@@ -208,16 +208,23 @@ class StatusPageBrowserIT {
     awaitIncident();
     browser = chromium(false, 375, 812);
     browser.get(base + "/status");
-    WebElement first = browser.findElements(By.cssSelector(".service")).get(0);
     long viewport = ((Number) script("return document.documentElement.clientWidth")).longValue();
     assertThat(((Number) script("return document.documentElement.scrollWidth")).longValue())
         .as("no horizontal scrolling at 375 px")
         .isLessThanOrEqualTo(viewport);
-    assertThat(first.getSize().getWidth()).as("cards take the whole width").isGreaterThan(300);
-    List<WebElement> cards = browser.findElements(By.cssSelector(".service"));
-    assertThat(cards.get(1).getLocation().getY())
+    // Measured in one script call: the 1 s refresh replaces the cards between two WebDriver calls
+    // on a loaded machine (a stale element otherwise).
+    @SuppressWarnings("unchecked")
+    List<Number> box =
+        (List<Number>)
+            script(
+                "var c = document.querySelectorAll('.service');"
+                    + " var a = c[0].getBoundingClientRect(), b = c[1].getBoundingClientRect();"
+                    + " return [a.width, a.top, b.top];");
+    assertThat(box.get(0).doubleValue()).as("cards take the whole width").isGreaterThan(300);
+    assertThat(box.get(2).doubleValue())
         .as("cards stack in one column")
-        .isGreaterThan(cards.get(0).getLocation().getY());
+        .isGreaterThan(box.get(1).doubleValue());
     shot("overview-phone");
     browser.get(base + "/status/services/nightly-batch");
     assertThat(((Number) script("return document.documentElement.scrollWidth")).longValue())

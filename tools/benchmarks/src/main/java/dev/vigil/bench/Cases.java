@@ -53,6 +53,11 @@ public final class Cases {
     return service + (atLoad ? " @1000/s" : " idle");
   }
 
+  /** Name of a recorder case that records {@code batch} results per transaction. */
+  public static String recorderBatched(int connections, int services, int batch) {
+    return "recorder batched " + batch + ", " + connections + " conn, " + services + " services";
+  }
+
   /** Name of a plain-insert case. */
   public static String plain(int connections) {
     return "plain insert " + connections + " conn";

@@ -97,6 +97,20 @@ final class Headlines {
             "recorder / plain single-row commits (8 connections)",
             recorder / r.metric(Cases.RECORDER, Cases.plain(8), "events_per_s"),
             "x"));
+    double batched =
+        r.metric(
+            Cases.RECORDER,
+            Cases.recorderBatched(8, 10_000, dev.vigil.bench.recorder.RecorderSuite.BATCH),
+            "events_per_s");
+    sink.accept(
+        Headline.atLeast(
+            "recorder batched, 8 connections, 10,000 services", batched, "results/s", 10_000));
+    sink.accept(
+        Headline.atLeast(
+            "recorder batched / plain single-row commits (8 connections)",
+            batched / r.metric(Cases.RECORDER, Cases.plain(8), "events_per_s"),
+            "x",
+            0.6));
     sink.accept(
         Headline.atMost(
             "probing 10,000 targets at 10 s: schedule lag p99",
