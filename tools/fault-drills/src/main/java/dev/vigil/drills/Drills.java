@@ -23,7 +23,10 @@ import java.util.function.Consumer;
  * again, so every fault lands in a flowing stream.
  */
 final class Drills {
-  private static final Duration STARTUP = Duration.ofSeconds(120);
+  // Generous: on a machine shared with other builds the first relay waits minutes for the broker's
+  // transaction coordinator (InitProducerId), and a Connect worker for its group; the wait ends as
+  // soon as the process is ready.
+  private static final Duration STARTUP = Duration.ofMinutes(5);
 
   /** How long a receiver misbehaviour may wait for its first webhook request. */
   private static final Duration CHAOS_HIT_TIMEOUT = Duration.ofSeconds(60);
