@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.runtime.WorkerConfig;
 import org.apache.kafka.connect.storage.OffsetBackingStore;
@@ -44,6 +45,9 @@ public final class KafkaOffsetStore implements OffsetBackingStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaOffsetStore.class);
   private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Reads started again when an interrupt arrives during one (each one is bounded). */
+  private static final int READ_ATTEMPTS_WHEN_INTERRUPTED = 3;
 
   private String topic;
   private Map<String, Object> consumerProperties;
@@ -120,45 +124,96 @@ public final class KafkaOffsetStore implements OffsetBackingStore {
    * Every committed key and its latest value in {@code topic} (tombstones remove a key), read
    * {@code read_committed} from the beginning up to the last stable offset; empty when the topic
    * does not exist.
+   *
+   * <p>Debezium asks for offsets on the task's polling thread at every commit, also while the
+   * engine is stopping that task (PostgreSQL restarted or failed over): the thread is then
+   * interrupted. A Kafka consumer used or closed on an interrupted thread fails ("Failed to close
+   * fetcher", then Connect's "Failed to fetch offsets", both at ERROR) although nothing is wrong
+   * with the offsets. The read is bounded ({@link #READ_TIMEOUT}), so it runs with the interrupt
+   * held back and restores it afterwards: the caller still sees it and stops.
    */
   static Map<ByteBuffer, ByteBuffer> readAll(Map<String, Object> properties, String topic) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          return readOnce(properties, topic);
+        } catch (InterruptException e) {
+          // Interrupted during the read: keep the interrupt for the caller and read once more.
+          Thread.interrupted();
+          interrupted = true;
+          if (attempt >= READ_ATTEMPTS_WHEN_INTERRUPTED) {
+            throw e;
+          }
+          LOG.debug("offsets read interrupted, reading again topic={} attempt={}", topic, attempt);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static Map<ByteBuffer, ByteBuffer> readOnce(
+      Map<String, Object> properties, String topic) {
     Map<String, Object> props = new HashMap<>(properties);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    try {
+      return read(consumer, topic);
+    } finally {
+      closeUninterrupted(consumer);
+    }
+  }
+
+  private static Map<ByteBuffer, ByteBuffer> read(
+      KafkaConsumer<byte[], byte[]> consumer, String topic) {
     Map<ByteBuffer, ByteBuffer> latest = new HashMap<>();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      // Not partitionsFor(): for a topic that does not exist yet it waits for the whole timeout.
-      List<PartitionInfo> infos = consumer.listTopics(READ_TIMEOUT).get(topic);
-      if (infos == null || infos.isEmpty()) {
-        return latest;
+    // Not partitionsFor(): for a topic that does not exist yet it waits for the whole timeout.
+    List<PartitionInfo> infos = consumer.listTopics(READ_TIMEOUT).get(topic);
+    if (infos == null || infos.isEmpty()) {
+      return latest;
+    }
+    List<TopicPartition> partitions =
+        infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+    consumer.assign(partitions);
+    consumer.seekToBeginning(partitions);
+    // With read_committed, the end offsets are the last stable offsets: everything before them
+    // is committed or aborted, nothing is still open.
+    Map<TopicPartition, Long> end = consumer.endOffsets(partitions, READ_TIMEOUT);
+    long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+    while (!caughtUp(consumer, end)) {
+      if (System.nanoTime() > deadline) {
+        throw new KafkaException("offsets topic " + topic + " not read within " + READ_TIMEOUT);
       }
-      List<TopicPartition> partitions =
-          infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      // With read_committed, the end offsets are the last stable offsets: everything before them
-      // is committed or aborted, nothing is still open.
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, READ_TIMEOUT);
-      long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-      while (!caughtUp(consumer, end)) {
-        if (System.nanoTime() > deadline) {
-          throw new KafkaException("offsets topic " + topic + " not read within " + READ_TIMEOUT);
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+        if (r.key() == null) {
+          continue;
         }
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.key() == null) {
-            continue;
-          }
-          if (r.value() == null) {
-            latest.remove(ByteBuffer.wrap(r.key()));
-          } else {
-            latest.put(ByteBuffer.wrap(r.key()), ByteBuffer.wrap(r.value()));
-          }
+        if (r.value() == null) {
+          latest.remove(ByteBuffer.wrap(r.key()));
+        } else {
+          latest.put(ByteBuffer.wrap(r.key()), ByteBuffer.wrap(r.value()));
         }
       }
     }
     return latest;
+  }
+
+  /** Closes with the interrupt held back (an interrupted close logs a fetcher error). */
+  private static void closeUninterrupted(KafkaConsumer<byte[], byte[]> consumer) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      consumer.close();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private static boolean caughtUp(

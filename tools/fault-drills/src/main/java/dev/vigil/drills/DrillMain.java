@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
  *   --full | --short          sizes (default --short)
  *   --drills a,b              only these drills (relay-kill, relay-failover, bulk-transactions,
  *                             kafka-restart, postgres-restart, notifier-kill, receiver-chaos,
- *                             hostile-records, postgres-failover)
+ *                             hostile-records, connect-worker-kill,
+ *                             connect-kafka-restart, postgres-failover)
  *   --results DIR             where RESULTS.md / RESULTS.json go (default: the module directory
  *                             for --full, its target/ directory otherwise)
  * </pre>

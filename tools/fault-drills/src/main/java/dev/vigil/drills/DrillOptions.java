@@ -117,6 +117,11 @@ public record DrillOptions(
             "hostile-records"));
   }
 
+  /** kill -9 of the Kafka Connect worker in the connect-worker-kill drill. */
+  public int connectWorkerKills() {
+    return label.equals("full") ? 5 : 1;
+  }
+
   /** Rows of each COPY transaction in the bulk-transactions drill. */
   public int bulkTransactionRows() {
     return label.equals("full") ? 2_000 : 500;

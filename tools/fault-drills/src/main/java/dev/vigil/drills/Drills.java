@@ -2,6 +2,7 @@ package dev.vigil.drills;
 
 import dev.vigil.drills.chaos.ChaosMode;
 import dev.vigil.drills.hostile.HostileRecords;
+import dev.vigil.drills.stack.ConnectWorker;
 import dev.vigil.drills.stack.Infra;
 import dev.vigil.drills.stack.ServiceProcess;
 import dev.vigil.drills.stack.Stack;
@@ -22,7 +23,10 @@ import java.util.function.Consumer;
  * again, so every fault lands in a flowing stream.
  */
 final class Drills {
-  private static final Duration STARTUP = Duration.ofSeconds(120);
+  // Generous: on a machine shared with other builds the first relay waits minutes for the broker's
+  // transaction coordinator (InitProducerId), and a Connect worker for its group; the wait ends as
+  // soon as the process is ready.
+  private static final Duration STARTUP = Duration.ofMinutes(5);
 
   /** How long a receiver misbehaviour may wait for its first webhook request. */
   private static final Duration CHAOS_HIT_TIMEOUT = Duration.ofSeconds(60);
@@ -85,6 +89,21 @@ final class Drills {
                 + " delivered event id again with the same and another payload)",
             ctx -> relays(ctx, 1),
             Drills::hostileRecords),
+        // The Connect drills come last on the single server: the relays are stopped for them, and a
+        // relay started again afterwards would send what the connector sent (its slot kept it).
+        new Drill(
+            CONNECT_WORKER_KILL,
+            "the Kafka Connect deployment in place of the relays (the shipped connector JSON on a"
+                + " ConnectDistributed worker process, exactly-once source); kill -9 of the worker"
+                + " mid-stream, restarted at once",
+            Drills::connectInsteadOfRelays,
+            Drills::killConnectWorker),
+        new Drill(
+            CONNECT_KAFKA_RESTART,
+            "the Kafka Connect deployment in place of the relays; Kafka broker stopped mid-stream,"
+                + " started again after an outage",
+            Drills::connectInsteadOfRelays,
+            Drills::restartBroker),
         new Drill(
             POSTGRES_FAILOVER,
             "kill -9 of the PostgreSQL primary once the relay's failover slot is synchronised to the"
@@ -97,6 +116,10 @@ final class Drills {
   static final String POSTGRES_FAILOVER = "postgres-failover";
 
   private static final String HOSTILE = "hostile-records";
+
+  static final String CONNECT_WORKER_KILL = "connect-worker-kill";
+
+  static final String CONNECT_KAFKA_RESTART = "connect-kafka-restart";
 
   /**
    * Whether the drill itself puts copies of delivered events on the topic (the hostile drill's
@@ -172,6 +195,38 @@ final class Drills {
       Stack.await(
           "half of the bulk round on kafka", STARTUP, () -> ctx.watch.kafkaDistinct() >= inside);
       ctx.killAndRestart(active);
+    }
+  }
+
+  /**
+   * Every relay stopped gracefully (the active one stores its offsets and leaves its slot), then
+   * the Connect worker running the shipped connector on a slot of its own. The previous drill was
+   * drained, and the workload starts only once the connector's task runs, so the new slot (created
+   * at the current WAL position) misses nothing of this drill.
+   */
+  static void connectInsteadOfRelays(DrillContext ctx) {
+    for (ServiceProcess relay : ctx.stack.relays()) {
+      if (relay.isAlive()) {
+        relay.stop();
+      }
+    }
+    ConnectWorker worker = ctx.stack.startConnectWorker();
+    Stack.awaitHealthy(worker.process(), STARTUP);
+    worker.register(STARTUP);
+    worker.awaitRunning(STARTUP);
+  }
+
+  /**
+   * kill -9 of the worker once Kafka moved on, restarted at once; before the next kill the
+   * connector's task runs again (on the restarted worker, after the group noticed the dead one).
+   */
+  private static void killConnectWorker(DrillContext ctx) {
+    ConnectWorker worker = ctx.stack.startConnectWorker();
+    for (int i = 0; i < ctx.options.connectWorkerKills(); i++) {
+      Stack.awaitHealthy(worker.process(), STARTUP);
+      worker.awaitRunning(STARTUP);
+      ctx.awaitProgressThenPause("kafka", ctx.watch::kafkaDistinct, ctx.watch.kafkaDistinct());
+      ctx.killAndRestart(worker.process());
     }
   }
 

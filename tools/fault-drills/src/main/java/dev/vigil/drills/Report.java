@@ -104,6 +104,10 @@ final class Report {
     md.append(events).append(" events in total over ").append(options.services());
     md.append(" services. Overall: **").append(all ? "PASS" : "FAIL").append("**.\n\n");
     md.append("Code under test: ").append(codeVersion()).append(".\n\n");
+    md.append("Machine load when this report was written: load average (1/5/15 min) ");
+    md.append(loadAverage()).append(" on ").append(Runtime.getRuntime().availableProcessors());
+    md.append(" cores. Recovery and drain times measured on a loaded machine are indicative only;");
+    md.append(" the pass criteria (counts) do not depend on it.\n\n");
     md.append("Reproduce (from the repository root; `bin/java` finds a JDK >= 21):\n\n```\n");
     md.append(command).append("\n```\n\n");
     md.append("Pass = lost 0, stored twice 0, per-service order violations 0 (on Kafka and at the");
@@ -211,6 +215,16 @@ final class Report {
     return "commit `" + head + "` on `" + branch + "`" + (dirty ? " with local changes" : "");
   }
 
+  /** The 1, 5 and 15 minute load averages from {@code /proc/loadavg}, or "unknown". */
+  static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).strip().split("\\s+");
+      return fields.length < 3 ? "unknown" : fields[0] + " / " + fields[1] + " / " + fields[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
   private static String git(String... args) {
     try {
       List<String> command = new ArrayList<>(List.of("git"));
@@ -245,6 +259,7 @@ final class Report {
       json.put("elapsedSeconds", elapsedSeconds);
       json.put("command", command);
       json.put("code", codeVersion());
+      json.put("loadAverage", loadAverage());
       json.put("passed", results.stream().allMatch(DrillResult::passed));
       json.put("options", options);
       json.put("drills", results);

@@ -43,6 +43,7 @@ public final class ServiceProcess {
   private final int httpPort;
   private final Path logFile;
   private final List<String> jvmOptions;
+  private final List<String> arguments;
   private Process process;
   private boolean wanted;
 
@@ -53,6 +54,19 @@ public final class ServiceProcess {
       int httpPort,
       Path logDir,
       List<String> jvmOptions) {
+    this(name, mainClass, List.of(), env, httpPort, logDir, jvmOptions);
+  }
+
+  /** A process whose main class also gets {@code arguments} (e.g. a properties file). */
+  public ServiceProcess(
+      String name,
+      String mainClass,
+      List<String> arguments,
+      Map<String, String> env,
+      int httpPort,
+      Path logDir,
+      List<String> jvmOptions) {
+    this.arguments = List.copyOf(arguments);
     this.name = name;
     this.mainClass = mainClass;
     this.env = Map.copyOf(env);
@@ -85,6 +99,7 @@ public final class ServiceProcess {
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(mainClass);
+    command.addAll(arguments);
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().keySet().removeIf(key -> key.startsWith("VIGIL_"));
     builder.environment().putAll(env);

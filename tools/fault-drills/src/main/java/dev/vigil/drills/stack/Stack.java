@@ -33,6 +33,7 @@ public final class Stack implements AutoCloseable {
   private final List<ServiceProcess> relays = new ArrayList<>();
   private final List<ServiceProcess> notifiers = new ArrayList<>();
   private ServiceProcess receiver;
+  private ConnectWorker connectWorker;
 
   private final Thread killOnExit = new Thread(this::killAll, "drill-stack-kill-on-exit");
 
@@ -122,7 +123,23 @@ public final class Stack implements AutoCloseable {
     return notifier;
   }
 
-  /** Every process the stack has created: receiver, relays, notifiers. */
+  /**
+   * The Kafka Connect worker (created on first use, files under the log directory's parent),
+   * started if it is not running. Never run it together with a relay: both would publish every
+   * event.
+   */
+  public synchronized ConnectWorker startConnectWorker() {
+    if (connectWorker == null) {
+      connectWorker =
+          ConnectWorker.create(infra, options, options.logDir().resolveSibling("connect-worker"));
+    }
+    if (!connectWorker.process().isAlive()) {
+      connectWorker.process().start();
+    }
+    return connectWorker;
+  }
+
+  /** Every process the stack has created: receiver, relays, notifiers, the Connect worker. */
   public synchronized List<ServiceProcess> processes() {
     List<ServiceProcess> all = new ArrayList<>();
     if (receiver != null) {
@@ -130,6 +147,9 @@ public final class Stack implements AutoCloseable {
     }
     all.addAll(relays);
     all.addAll(notifiers);
+    if (connectWorker != null) {
+      all.add(connectWorker.process());
+    }
     return all;
   }
 
@@ -223,6 +243,9 @@ public final class Stack implements AutoCloseable {
     }
     List<ServiceProcess> all = new ArrayList<>(notifiers);
     all.addAll(relays);
+    if (connectWorker != null) {
+      all.add(connectWorker.process());
+    }
     if (receiver != null) {
       all.add(receiver);
     }
