@@ -52,12 +52,7 @@ public final class QuietRules {
       statement.setString(2, service);
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          JsonNode stored = parse(rs.getString(1));
-          if (stored.isArray()) {
-            stored.forEach(element -> windows.add(stored(element)));
-          } else {
-            windows.add(stored(stored));
-          }
+          windows.addAll(stored(rs.getString(1)));
         }
       }
     }
@@ -80,7 +75,20 @@ public final class QuietRules {
     return silences;
   }
 
-  static Silence silence(ResultSet rs) throws SQLException {
+  /** Windows stored as written: one window object or an array of them (a target's column). */
+  public static List<Window> stored(String json) {
+    JsonNode stored = parse(json);
+    List<Window> windows = new ArrayList<>();
+    if (stored.isArray()) {
+      stored.forEach(element -> windows.add(stored(element)));
+    } else {
+      windows.add(stored(stored));
+    }
+    return windows;
+  }
+
+  /** The silence in the current row of {@code rs} (every column of {@code silences}). */
+  public static Silence silence(ResultSet rs) throws SQLException {
     return new Silence(
         rs.getObject("id", UUID.class),
         rs.getString("service"),

@@ -35,6 +35,7 @@ public final class StatusPage {
           + " img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
   private final StatusReads reads;
+  private final QuietSection quiet;
   private final StatusAccess access;
   private final long refreshSeconds;
   private final Templates templates = new Templates();
@@ -44,6 +45,7 @@ public final class StatusPage {
    */
   public StatusPage(DataSource dataSource, StatusAccess access, Duration refresh) {
     this.reads = new StatusReads(dataSource);
+    this.quiet = new QuietSection(dataSource);
     this.access = access;
     this.refreshSeconds = Math.max(1, refresh.toSeconds());
   }
@@ -77,9 +79,10 @@ public final class StatusPage {
         ctx,
         200,
         fragment(ctx)
-            ? templates.overviewFragment(overview)
+            ? templates.overviewFragment(overview, quiet.read(null))
             : templates.overviewPage(
-                new Templates.Page("Vigil status", refreshSeconds, "/status", overview)));
+                new Templates.Page("Vigil status", refreshSeconds, "/status", overview),
+                quiet.read(null)));
   }
 
   private void service(Context ctx) {
@@ -97,10 +100,11 @@ public final class StatusPage {
         ctx,
         200,
         fragment(ctx)
-            ? templates.serviceFragment(page)
+            ? templates.serviceFragment(page, quiet.read(name))
             : templates.servicePage(
                 new Templates.Page(
-                    name + " · Vigil status", refreshSeconds, Views.href(name), page)));
+                    name + " · Vigil status", refreshSeconds, Views.href(name), page),
+                quiet.read(name)));
   }
 
   private void stateBadge(Context ctx) {

@@ -55,7 +55,8 @@ final class StatusReads {
 
   private static final String INCIDENTS =
       """
-      select id, service, opened_at, closed_at, first_error, last_error, probe_count
+      select id, service, opened_at, closed_at, first_error, last_error, probe_count,
+             acknowledged_by, acknowledged_at
         from incidents
        where (?::text is null or service = ?)
          and (closed_at is null or closed_at > now() - interval '30 days')
@@ -98,7 +99,9 @@ final class StatusReads {
       Instant closedAt,
       String firstError,
       String lastError,
-      int probeCount) {}
+      int probeCount,
+      String acknowledgedBy,
+      Instant acknowledgedAt) {}
 
   /** One recorded check. */
   record CheckRow(
@@ -244,7 +247,9 @@ final class StatusReads {
                 instant(rs, "closed_at"),
                 rs.getString("first_error"),
                 rs.getString("last_error"),
-                rs.getInt("probe_count")));
+                rs.getInt("probe_count"),
+                rs.getString("acknowledged_by"),
+                instant(rs, "acknowledged_at")));
   }
 
   private static List<CheckRow> checks(Connection connection, String service, int limit)

@@ -20,7 +20,8 @@ final class Templates {
     "service-body.mustache",
     "chart.mustache",
     "badge.mustache",
-    "error.mustache"
+    "error.mustache",
+    "quiet.mustache"
   };
 
   private final Mustache page;
@@ -60,6 +61,27 @@ final class Templates {
 
   String serviceFragment(Views.ServicePage body) {
     return render(serviceBody, body);
+  }
+
+  /** Renders {@code render(template, scope)} with the windows-and-silences section's scope too. */
+  String withQuiet(Mustache template, Object scope, QuietSection.View quiet) {
+    return render(template, new Object[] {scope, java.util.Map.of("quiet", quiet)});
+  }
+
+  String overviewPage(Page page, QuietSection.View quiet) {
+    return withQuiet(this.page, page, quiet);
+  }
+
+  String overviewFragment(Views.Overview overview, QuietSection.View quiet) {
+    return withQuiet(this.overview, overview, quiet);
+  }
+
+  String servicePage(Page page, QuietSection.View quiet) {
+    return withQuiet(service, page, quiet);
+  }
+
+  String serviceFragment(Views.ServicePage body, QuietSection.View quiet) {
+    return withQuiet(serviceBody, body, quiet);
   }
 
   String badge(Badge badge) {
