@@ -63,9 +63,16 @@ final class Templates {
     return render(serviceBody, body);
   }
 
-  /** Renders {@code render(template, scope)} with the windows-and-silences section's scope too. */
-  String withQuiet(Mustache template, Object scope, QuietSection.View quiet) {
-    return render(template, new Object[] {scope, java.util.Map.of("quiet", quiet)});
+  /** Renders {@code template} with {@code scope} and the windows-and-silences section's scope. */
+  private static String withQuiet(Mustache template, Object scope, QuietSection.View quiet) {
+    // Two scopes: names not found in the page's own scope (only "quiet") come from the second.
+    StringWriter out = new StringWriter();
+    try {
+      template.execute(out, new Object[] {java.util.Map.of("quiet", quiet), scope}).flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("rendering " + template.getName(), e);
+    }
+    return out.toString();
   }
 
   String overviewPage(Page page, QuietSection.View quiet) {
