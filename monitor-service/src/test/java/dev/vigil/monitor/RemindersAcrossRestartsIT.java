@@ -1,4 +1,4 @@
-package dev.vigil.monitor.alert;
+package dev.vigil.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,17 +6,13 @@ import static org.awaitility.Awaitility.await;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.Settings;
-import dev.vigil.monitor.MonitorConfig;
-import dev.vigil.monitor.MonitorSchema;
-import dev.vigil.monitor.MonitorService;
-import dev.vigil.monitor.Tables;
+import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -71,14 +67,8 @@ class RemindersAcrossRestartsIT {
   }
 
   private static MonitorConfig config(TestDatabase db, String instance) {
-    Map<String, String> env = new HashMap<>();
-    env.put("VIGIL_DB_URL", db.jdbcUrl());
-    env.put("VIGIL_DB_USER", db.user());
-    env.put("VIGIL_DB_PASSWORD", db.password());
-    env.put("VIGIL_HTTP_PORT", "0");
-    env.put("VIGIL_MONITOR_API_TOKEN", "test-token-123");
+    Map<String, String> env = TestMonitor.settings(db, null, false);
     env.put("VIGIL_DB_POOL_SIZE", "3");
-    env.put("VIGIL_MONITOR_SCHEDULER_ENABLED", "false");
     env.put("VIGIL_INSTANCE_ID", instance);
     env.put("VIGIL_MONITOR_ANNOUNCE_INTERVAL", "100ms");
     return new MonitorConfig(new Settings(env));
