@@ -97,6 +97,13 @@ public final class MonitorConfig extends ServiceConfig {
           .range("1s", "1h")
           .doc("How often check history is summed into the hourly uptime and latency buckets.");
 
+  public static final Setting<Duration> ANNOUNCE_INTERVAL =
+      Setting.duration("VIGIL_MONITOR_ANNOUNCE_INTERVAL", "10s")
+          .range("100ms", "10m")
+          .doc(
+              "How often the announcer writes what is due without a new result: the FAILED of an"
+                  + " incident opened while quiet once the quiet period ends, and REMINDERs.");
+
   /** Every setting of the monitor, in README order. */
   public static final ConfigDef DEFINITION =
       ConfigDef.of(
@@ -122,7 +129,8 @@ public final class MonitorConfig extends ServiceConfig {
           HEARTBEAT_GRACE,
           STATUS_PAGE_ACCESS,
           STATUS_PAGE_REFRESH,
-          STATUS_ROLLUP_INTERVAL);
+          STATUS_ROLLUP_INTERVAL,
+          ANNOUNCE_INTERVAL);
 
   /**
    * Reads and validates every setting, once.

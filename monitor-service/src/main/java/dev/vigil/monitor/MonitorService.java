@@ -1,5 +1,6 @@
 package dev.vigil.monitor;
 
+import static dev.vigil.monitor.MonitorConfig.ANNOUNCE_INTERVAL;
 import static dev.vigil.monitor.MonitorConfig.API_TOKEN;
 import static dev.vigil.monitor.MonitorConfig.CLAIM_BATCH;
 import static dev.vigil.monitor.MonitorConfig.CLAIM_POLL_INTERVAL;
@@ -21,6 +22,7 @@ import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.monitor.alert.Announcer;
 import dev.vigil.monitor.alert.RecordQueue;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.api.HttpApi;
@@ -29,6 +31,7 @@ import dev.vigil.monitor.probe.MissedHeartbeats;
 import dev.vigil.monitor.probe.ProbeScheduler;
 import dev.vigil.monitor.probe.Prober;
 import dev.vigil.monitor.probe.SchedulerSettings;
+import dev.vigil.monitor.quiet.PrefixWindows;
 import dev.vigil.monitor.status.StatusAccess;
 import dev.vigil.monitor.status.StatusPage;
 import dev.vigil.monitor.status.UptimeRollup;
@@ -49,7 +52,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running monitor: connection pool, schema, targets from the file, recorder, prober, scheduler,
- * history retention and the HTTP API, wired by constructor and stopped in reverse order.
+ * announcer (deferred FAILEDs, reminders), history retention and the HTTP API, wired by constructor
+ * and stopped in reverse order.
  */
 public final class MonitorService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MonitorService.class);
@@ -88,6 +92,7 @@ public final class MonitorService implements AutoCloseable {
       // Registered first, so it runs last: after every part has stopped.
       parts.add("stopped log", () -> LOG.info("monitor stopped instance={}", config.instanceId()));
       List<TargetSpec> fileTargets = loadTargets(config);
+      List<PrefixWindows.Entry> fileWindows = loadWindows(config);
       Database database =
           Database.open(
               config.database(
@@ -100,6 +105,9 @@ public final class MonitorService implements AutoCloseable {
       TargetStore targets = new TargetStore(pool);
       if (!fileTargets.isEmpty()) {
         targets.upsertAll(fileTargets, TargetStore.Source.FILE);
+      }
+      if (config.targetsFile() != null) {
+        new PrefixWindows(pool).replaceFromFile(fileWindows);
       }
       ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("monitor"));
       metrics.bindPool(pool);
@@ -145,6 +153,8 @@ public final class MonitorService implements AutoCloseable {
               config.get(RETENTION_INTERVAL));
       retention.start();
       parts.add(retention);
+      parts.add(
+          new Announcer(pool, config.get(ANNOUNCE_INTERVAL), 500, metrics.registry()).start());
       parts.add(new UptimeRollup(pool, config.get(STATUS_ROLLUP_INTERVAL)).start());
       StatusPage statusPage =
           new StatusPage(
@@ -175,6 +185,17 @@ public final class MonitorService implements AutoCloseable {
     }
     try {
       return TargetFile.load(config.targetsFile());
+    } catch (InvalidTargetException e) {
+      throw new ConfigException("VIGIL_MONITOR_TARGETS_FILE is invalid: " + e.getMessage());
+    }
+  }
+
+  private static List<PrefixWindows.Entry> loadWindows(MonitorConfig config) {
+    if (config.targetsFile() == null) {
+      return List.of();
+    }
+    try {
+      return TargetFile.loadWindows(config.targetsFile());
     } catch (InvalidTargetException e) {
       throw new ConfigException("VIGIL_MONITOR_TARGETS_FILE is invalid: " + e.getMessage());
     }

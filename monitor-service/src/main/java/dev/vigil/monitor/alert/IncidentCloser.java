@@ -15,7 +15,8 @@ import java.util.UUID;
  * back together); takes the same {@code alert_state} row lock as the {@link Recorder}, so it is
  * serialised with every recording of the service and its outbox row follows the service's earlier
  * rows in commit order; writes at most one RECOVERED per incident (the outbox's {@code
- * unique(incident_id, type)} holds), carrying {@link AlertEvent#resolution()} to say why.
+ * unique(incident_id, type)} holds), carrying {@link AlertEvent#resolution()} to say why, and only
+ * when the incident's FAILED was written (one opened while quiet is closed without a word).
  */
 public final class IncidentCloser {
   private final RecorderSql sql = new RecorderSql();
@@ -24,7 +25,8 @@ public final class IncidentCloser {
    * Closes the open incident of {@code service}, if there is one: incident closed, counters reset,
    * a RECOVERED with {@code resolution} in the outbox.
    *
-   * @return the RECOVERED written, or empty when no incident was open (nothing written)
+   * @return the RECOVERED written, or empty when no incident was open (nothing written) or the
+   *     incident was never announced (closed, counters reset, nothing in the outbox)
    * @throws SQLException if a statement failed; the caller must roll back
    */
   public Optional<AlertEvent> closeOpen(Connection connection, String service, String resolution)
@@ -39,7 +41,11 @@ public final class IncidentCloser {
     AlertStateMachine.State state = locked.state();
     UUID incident = state.openIncident();
     Instant now = locked.now();
-    Instant openedAt = sql.closeIncident(connection, incident, now, false);
+    RecorderSql.Closed closed = sql.closeIncident(connection, incident, now, false);
+    sql.resetState(connection, service, now);
+    if (!closed.announced()) {
+      return Optional.empty();
+    }
     AlertEvent event =
         AlertEvent.recovered(
                 UUID.randomUUID(),
@@ -48,9 +54,8 @@ public final class IncidentCloser {
                 now,
                 state.successes() == 0 ? state.failures() : state.failuresBeforeSuccesses(),
                 locked.lastError(),
-                openedAt)
+                closed.openedAt())
             .withResolution(resolution);
-    sql.resetState(connection, service, now);
     sql.insertOutbox(connection, event);
     return Optional.of(event);
   }

@@ -3,6 +3,8 @@ package dev.vigil.monitor.alert;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.db.DatabaseException;
+import dev.vigil.monitor.quiet.Quiet;
+import dev.vigil.monitor.quiet.QuietRules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -10,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -31,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * whose clocks differ record each other's results. A result whose number is not above the last
  * recorded one is stale and rejected without writing anything. Retrying a failed recording is safe:
  * nothing of it was committed.
+ *
+ * <p>Quiet periods: a result that opens an incident while the service is in a maintenance window or
+ * silenced (decided at that same database time) opens it unannounced and writes no FAILED; the
+ * {@link Announcer} writes it if the incident is still open when the quiet period ends. A result
+ * that closes an unannounced incident writes no RECOVERED.
  */
 public final class Recorder {
   private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
@@ -41,6 +49,7 @@ public final class Recorder {
   private final DataSource dataSource;
   private final RecorderSql sql = new RecorderSql();
   private final BatchTransaction batches;
+  private final QuietRules quietRules = new QuietRules();
   private final Timer transactionTimer;
   private final Counter failedRows;
   private final Counter recoveredRows;
@@ -208,7 +217,22 @@ public final class Recorder {
     AlertEvent event =
         switch (step.action()) {
           case OPEN -> {
-            sql.openIncident(connection, next.openIncident(), result, now, next.failures());
+            // Quiet (maintenance window or silence) at the database's time under the row lock: the
+            // incident is opened but not announced; the Announcer writes its FAILED when the quiet
+            // period ends and it is still open.
+            Optional<Quiet> quiet = quietRules.at(connection, result.service(), now);
+            sql.openIncident(
+                connection, next.openIncident(), result, now, next.failures(), quiet.isEmpty());
+            if (quiet.isPresent()) {
+              LOG.info(
+                  "incident opened while quiet, FAILED deferred service={} incident_id={}"
+                      + " quiet={} until={}",
+                  result.service(),
+                  next.openIncident(),
+                  quiet.get().reason(),
+                  quiet.get().until());
+              yield null;
+            }
             yield AlertEvent.failed(
                 UUID.randomUUID(),
                 next.openIncident(),
@@ -219,15 +243,18 @@ public final class Recorder {
           }
           case CLOSE -> {
             UUID incident = locked.state().openIncident();
-            Instant openedAt = sql.closeIncident(connection, incident, now, true);
-            yield AlertEvent.recovered(
-                UUID.randomUUID(),
-                incident,
-                result.service(),
-                now,
-                next.failuresBeforeSuccesses(),
-                lastError,
-                openedAt);
+            RecorderSql.Closed closed = sql.closeIncident(connection, incident, now, true);
+            // A RECOVERED only answers a FAILED that was written.
+            yield !closed.announced()
+                ? null
+                : AlertEvent.recovered(
+                    UUID.randomUUID(),
+                    incident,
+                    result.service(),
+                    now,
+                    next.failuresBeforeSuccesses(),
+                    lastError,
+                    closed.openedAt());
           }
           case NONE -> {
             if (next.openIncident() != null) {

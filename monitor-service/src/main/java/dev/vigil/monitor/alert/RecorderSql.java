@@ -126,13 +126,21 @@ final class RecorderSql {
     }
   }
 
-  void openIncident(Connection connection, UUID id, ProbeResult result, Instant now, int failures)
+  /** Opens an incident; {@code announced}: its FAILED is written now (else it is deferred). */
+  void openIncident(
+      Connection connection,
+      UUID id,
+      ProbeResult result,
+      Instant now,
+      int failures,
+      boolean announced)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             """
-            insert into incidents (id, service, opened_at, first_error, last_error, probe_count)
-            values (?, ?, ?, ?, ?, ?)
+            insert into incidents (id, service, opened_at, first_error, last_error, probe_count,
+                                   announced_at, last_announced_at)
+            values (?, ?, ?, ?, ?, ?, ?, ?)
             """)) {
       statement.setObject(1, id);
       statement.setString(2, result.service());
@@ -140,22 +148,27 @@ final class RecorderSql {
       statement.setString(4, result.error());
       statement.setString(5, result.error());
       statement.setInt(6, failures);
+      statement.setTimestamp(7, announced ? Timestamp.from(now) : null);
+      statement.setTimestamp(8, announced ? Timestamp.from(now) : null);
       statement.executeUpdate();
     }
   }
 
+  /** A closed incident: when it was opened, and whether its FAILED was written. */
+  record Closed(Instant openedAt, boolean announced) {}
+
   /**
-   * Closes the incident and returns when it was opened; {@code byResult}: a recorded result closed
-   * it (and is counted in probe_count).
+   * Closes the incident and returns when it was opened and whether it was announced; {@code
+   * byResult}: a recorded result closed it (and is counted in probe_count).
    */
-  Instant closeIncident(Connection connection, UUID id, Instant now, boolean byResult)
+  Closed closeIncident(Connection connection, UUID id, Instant now, boolean byResult)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             """
             update incidents set closed_at = ?, probe_count = probe_count + ?
              where id = ? and closed_at is null
-            returning opened_at
+            returning opened_at, announced_at is not null
             """)) {
       statement.setTimestamp(1, Timestamp.from(now));
       statement.setInt(2, byResult ? 1 : 0);
@@ -164,7 +177,7 @@ final class RecorderSql {
         if (!rs.next()) {
           throw new IllegalStateException("open incident " + id + " not found");
         }
-        return rs.getTimestamp(1).toInstant();
+        return new Closed(rs.getTimestamp(1).toInstant(), rs.getBoolean(2));
       }
     }
   }

@@ -6,8 +6,12 @@ import dev.vigil.kit.http.HttpJson;
 import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.http.OpsRoutes;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.monitor.alert.Acknowledger;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.alert.UnknownServiceException;
+import dev.vigil.monitor.quiet.InvalidQuietException;
+import dev.vigil.monitor.quiet.PrefixWindows;
+import dev.vigil.monitor.quiet.Silences;
 import dev.vigil.monitor.status.StatusPage;
 import dev.vigil.monitor.target.InvalidTargetException;
 import dev.vigil.monitor.target.TargetStore;
@@ -23,14 +27,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The monitor's HTTP API. Reads of services and incidents are open; every mutating call ({@code
- * POST}, {@code PUT}, {@code DELETE}) and every read of target definitions ({@code /api/targets…},
- * which name hosts and paths) needs {@code Authorization: Bearer <token>}. An unknown service is
- * 404; an invalid body is 400 with {@code field} and {@code error}; a refused request writes
- * nothing (validation happens before the single transaction that writes). Pushed results go through
- * the same {@link Recorder} as scheduled probes. {@code /health} has one check, {@code database}.
- * The status page ({@link StatusPage}) has its own access rule; {@code GET /openapi.yaml} describes
- * every route.
+ * The monitor's HTTP API. Reads of services, incidents, silences and maintenance windows are open;
+ * every mutating call ({@code POST}, {@code PUT}, {@code DELETE}) and every read of target
+ * definitions ({@code /api/targets…}, which name hosts and paths) needs {@code Authorization:
+ * Bearer <token>}. An unknown service is 404; an invalid body is 400 with {@code field} and {@code
+ * error}; a refused request writes nothing (validation happens before the single transaction that
+ * writes). Pushed results go through the same {@link Recorder} as scheduled probes. {@code /health}
+ * has one check, {@code database}. The status page ({@link StatusPage}) has its own access rule;
+ * {@code GET /openapi.yaml} describes every route.
  */
 public final class HttpApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
@@ -44,6 +48,7 @@ public final class HttpApi implements AutoCloseable {
   private final BearerToken token;
   private final Clock clock;
   private final StatusPage statusPage;
+  private final DataSource dataSource;
   private final Set<String> registered = new TreeSet<>();
   private final Javalin app;
 
@@ -62,6 +67,7 @@ public final class HttpApi implements AutoCloseable {
     this.token = new BearerToken(apiToken);
     this.clock = clock;
     this.statusPage = statusPage;
+    this.dataSource = dataSource;
     this.app = Javalin.create(this::configure);
   }
 
@@ -87,12 +93,17 @@ public final class HttpApi implements AutoCloseable {
         metrics);
     new ServiceRoutes(queries, targets, recorder, clock).register(routes);
     new TargetRoutes(targets).register(routes);
+    new QuietRoutes(
+            new Silences(dataSource), new PrefixWindows(dataSource), new Acknowledger(dataSource))
+        .register(routes);
     statusPage.register(routes);
     OpenApiRoute.register(routes, HttpApi.class);
     routes.exception(
         ApiException.class, (e, ctx) -> Http.error(ctx, e.status(), e.field(), e.getMessage()));
     routes.exception(
         InvalidTargetException.class, (e, ctx) -> Http.error(ctx, 400, e.field(), e.getMessage()));
+    routes.exception(
+        InvalidQuietException.class, (e, ctx) -> Http.error(ctx, 400, e.field(), e.reason()));
     routes.exception(
         UnknownServiceException.class, (e, ctx) -> Http.error(ctx, 404, null, e.getMessage()));
     routes.exception(

@@ -42,7 +42,8 @@ final class StatusQueries {
 
   private static final String INCIDENTS =
       """
-      select id, service, opened_at, closed_at, first_error, last_error, probe_count
+      select id, service, opened_at, closed_at, first_error, last_error, probe_count,
+             announced_at, acknowledged_by, acknowledged_at
         from incidents
        where (?::text is null or service = ?)
          and (? = 'all' or (? = 'open') = (closed_at is null))
@@ -147,6 +148,9 @@ final class StatusQueries {
           incident.put("firstError", rs.getString("first_error"));
           incident.put("lastError", rs.getString("last_error"));
           incident.put("probeCount", rs.getInt("probe_count"));
+          incident.put("announcedAt", instant(rs, "announced_at"));
+          incident.put("acknowledgedBy", rs.getString("acknowledged_by"));
+          incident.put("acknowledgedAt", instant(rs, "acknowledged_at"));
           return incident;
         });
   }

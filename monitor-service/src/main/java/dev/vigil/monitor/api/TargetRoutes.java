@@ -107,6 +107,12 @@ final class TargetRoutes {
     if (spec.heartbeat() != null) {
       target.put("heartbeat", spec.heartbeat().toMillis() + "ms");
     }
+    if (spec.remindEvery() != null) {
+      target.put("remindEvery", spec.remindEvery().toMillis() + "ms");
+    }
+    if (!spec.maintenance().isEmpty()) {
+      target.put("maintenance", TargetStore.maintenanceJson(spec.maintenance()));
+    }
     // Checks beyond the status code, as written; inline header values are never shown.
     spec.checks()
         .redactedJson()

@@ -37,6 +37,7 @@ public final class StatusPage {
 
   private final StatusReads reads;
   private final OverviewReads overviewReads;
+  private final QuietSection quiet;
   private final StatusAccess access;
   private final long refreshSeconds;
   private final Templates templates = new Templates();
@@ -47,6 +48,7 @@ public final class StatusPage {
   public StatusPage(DataSource dataSource, StatusAccess access, Duration refresh) {
     this.reads = new StatusReads(dataSource);
     this.overviewReads = new OverviewReads(dataSource);
+    this.quiet = new QuietSection(dataSource);
     this.access = access;
     this.refreshSeconds = Math.max(1, refresh.toSeconds());
   }
@@ -89,9 +91,10 @@ public final class StatusPage {
         ctx,
         200,
         fragment(ctx)
-            ? templates.overviewFragment(overview)
+            ? templates.overviewFragment(overview, quiet.read(null))
             : templates.overviewPage(
-                new Templates.Page("Vigil status", refreshSeconds, query.href(), overview)));
+                new Templates.Page("Vigil status", refreshSeconds, query.href(), overview),
+                quiet.read(null)));
   }
 
   private void service(Context ctx) {
@@ -109,10 +112,11 @@ public final class StatusPage {
         ctx,
         200,
         fragment(ctx)
-            ? templates.serviceFragment(page)
+            ? templates.serviceFragment(page, quiet.read(name))
             : templates.servicePage(
                 new Templates.Page(
-                    name + " · Vigil status", refreshSeconds, Views.href(name), page)));
+                    name + " · Vigil status", refreshSeconds, Views.href(name), page),
+                quiet.read(name)));
   }
 
   private void stateBadge(Context ctx) {

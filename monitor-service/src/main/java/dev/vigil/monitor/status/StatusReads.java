@@ -61,7 +61,8 @@ final class StatusReads {
 
   private static final String INCIDENTS =
       """
-      select id, service, opened_at, closed_at, first_error, last_error, probe_count
+      select id, service, opened_at, closed_at, first_error, last_error, probe_count,
+             acknowledged_by, acknowledged_at
         from incidents
        where (?::text is null or service = ?)
          and (closed_at is null or closed_at > now() - interval '30 days')
@@ -104,7 +105,22 @@ final class StatusReads {
       Instant closedAt,
       String firstError,
       String lastError,
-      int probeCount) {}
+      int probeCount,
+      String acknowledgedBy,
+      Instant acknowledgedAt) {
+
+    /** An incident nobody acknowledged. */
+    IncidentRow(
+        String id,
+        String service,
+        Instant openedAt,
+        Instant closedAt,
+        String firstError,
+        String lastError,
+        int probeCount) {
+      this(id, service, openedAt, closedAt, firstError, lastError, probeCount, null, null);
+    }
+  }
 
   /** One recorded check. */
   record CheckRow(
@@ -274,7 +290,9 @@ final class StatusReads {
         instant(rs, "closed_at"),
         rs.getString("first_error"),
         rs.getString("last_error"),
-        rs.getInt("probe_count"));
+        rs.getInt("probe_count"),
+        rs.getString("acknowledged_by"),
+        instant(rs, "acknowledged_at"));
   }
 
   private static List<CheckRow> checks(Connection connection, String service, int limit)

@@ -20,7 +20,8 @@ final class Templates {
     "service-body.mustache",
     "chart.mustache",
     "badge.mustache",
-    "error.mustache"
+    "error.mustache",
+    "quiet.mustache"
   };
 
   private final Mustache page;
@@ -65,6 +66,34 @@ final class Templates {
 
   String serviceFragment(Views.ServicePage body) {
     return render(serviceBody, body);
+  }
+
+  /** Renders {@code template} with {@code scope} and the windows-and-silences section's scope. */
+  private static String withQuiet(Mustache template, Object scope, QuietSection.View quiet) {
+    // Two scopes: names not found in the page's own scope (only "quiet") come from the second.
+    StringWriter out = new StringWriter();
+    try {
+      template.execute(out, new Object[] {java.util.Map.of("quiet", quiet), scope}).flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("rendering " + template.getName(), e);
+    }
+    return out.toString();
+  }
+
+  String overviewPage(Page page, QuietSection.View quiet) {
+    return withQuiet(this.page, page, quiet);
+  }
+
+  String overviewFragment(Views.Overview overview, QuietSection.View quiet) {
+    return withQuiet(this.overview, overview, quiet);
+  }
+
+  String servicePage(Page page, QuietSection.View quiet) {
+    return withQuiet(service, page, quiet);
+  }
+
+  String serviceFragment(Views.ServicePage body, QuietSection.View quiet) {
+    return withQuiet(serviceBody, body, quiet);
   }
 
   String badge(Badge badge) {

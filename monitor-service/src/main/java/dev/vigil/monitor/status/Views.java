@@ -94,7 +94,10 @@ final class Views {
       String duration,
       String firstError,
       String lastError,
-      int probeCount) {}
+      int probeCount,
+      String acknowledgedBy,
+      String acknowledged,
+      String acknowledgedIso) {}
 
   record CheckView(
       String time,
@@ -243,7 +246,10 @@ final class Views {
         Format.duration(Duration.between(row.openedAt(), open ? now : row.closedAt())),
         Format.text(row.firstError(), Format.MAX_ERROR),
         Format.text(row.lastError(), Format.MAX_ERROR),
-        row.probeCount());
+        row.probeCount(),
+        row.acknowledgedBy() == null ? null : Format.text(row.acknowledgedBy(), Format.MAX_ERROR),
+        row.acknowledgedAt() == null ? "" : Format.time(row.acknowledgedAt()),
+        Format.iso(row.acknowledgedAt()));
   }
 
   private static CheckView check(CheckRow row) {

@@ -4,6 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.vigil.contract.ServiceNames;
+import dev.vigil.monitor.quiet.InvalidQuietException;
+import dev.vigil.monitor.quiet.PrefixWindows;
+import dev.vigil.monitor.quiet.Window;
+import dev.vigil.monitor.quiet.WindowForm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Reads the targets YAML file:
@@ -40,6 +46,13 @@ import java.util.Set;
  *   - name: api-dns
  *     url: dns://api.example.com
  *     expectAddress: 10.0.0.7
+ *   - name: reports
+ *     url: https://reports.internal/health
+ *     remindEvery: 30m
+ *     maintenance:
+ *       - {days: [sun], start: "02:00", length: 2h, zone: Europe/Berlin}
+ * maintenance:            # optional: windows for every service whose name starts with a prefix
+ *   - {prefix: batch-, days: [mon, tue, wed, thu, fri], start: "23:00", length: 90m, zone: UTC}
  * </pre>
  *
  * Every problem is an {@link InvalidTargetException} naming the file, the target and the field.
@@ -86,6 +99,45 @@ public final class TargetFile {
       position++;
     }
     return List.copyOf(targets);
+  }
+
+  /**
+   * Parses the file's optional top-level {@code maintenance} list of prefix windows.
+   *
+   * @throws InvalidTargetException naming the file, the window ({@code #n}) and the field
+   */
+  public static List<PrefixWindows.Entry> loadWindows(Path file) {
+    String source = "targets file " + file;
+    JsonNode root;
+    try {
+      root = YAML.readTree(Files.readString(file));
+    } catch (IOException e) {
+      throw new InvalidTargetException(source, null, null, "cannot be read: " + e);
+    }
+    JsonNode list = root == null ? null : root.get("maintenance");
+    if (list == null || list.isNull()) {
+      return List.of();
+    }
+    if (!list.isArray()) {
+      throw new InvalidTargetException(source, null, "maintenance", "must be a list of windows");
+    }
+    List<PrefixWindows.Entry> windows = new ArrayList<>();
+    int position = 1;
+    for (JsonNode element : list) {
+      String label = "maintenance #" + position++;
+      try {
+        Window window = WindowForm.read(element, "", Set.of("prefix"));
+        JsonNode prefix = element.get("prefix");
+        if (prefix == null || !prefix.isTextual() || !ServiceNames.isValid(prefix.asText())) {
+          throw new InvalidTargetException(
+              source, label, "prefix", "is required: the start of service names, [a-z0-9_-]");
+        }
+        windows.add(new PrefixWindows.Entry(UUID.randomUUID(), prefix.asText(), window, "file"));
+      } catch (InvalidQuietException e) {
+        throw new InvalidTargetException(source, label, e.field(), e.reason());
+      }
+    }
+    return List.copyOf(windows);
   }
 
   private static String locationOf(JsonProcessingException e) {

@@ -4,10 +4,15 @@ import static dev.vigil.monitor.target.CheckFields.printable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.ServiceNames;
+import dev.vigil.monitor.quiet.InvalidQuietException;
+import dev.vigil.monitor.quiet.Window;
+import dev.vigil.monitor.quiet.WindowForm;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -29,6 +34,9 @@ public final class TargetParser {
   static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
   static final Duration MIN_HEARTBEAT = Duration.ofSeconds(1);
   static final Duration MAX_HEARTBEAT = Duration.ofDays(7);
+  static final Duration MIN_REMIND_EVERY = Duration.ofMinutes(1);
+  static final Duration MAX_REMIND_EVERY = Duration.ofDays(7);
+  static final int MAX_WINDOWS = 16;
 
   private static final Set<String> BASE_FIELDS =
       Set.of(
@@ -44,7 +52,9 @@ public final class TargetParser {
           "recoveryThreshold",
           "followRedirects",
           "enabled",
-          "heartbeat");
+          "heartbeat",
+          "remindEvery",
+          "maintenance");
 
   /** Every field a target definition may have, in the targets file and the API. */
   static final Set<String> FIELDS = union(BASE_FIELDS, CheckFields.NAMES);
@@ -182,7 +192,31 @@ public final class TargetParser {
         .enabled(bool("enabled", true))
         .heartbeat(heartbeat)
         .checks(checks)
+        .remindEvery(duration("remindEvery", null, MIN_REMIND_EVERY, MAX_REMIND_EVERY))
+        .maintenance(maintenance())
         .build();
+  }
+
+  private List<Window> maintenance() {
+    JsonNode value = node.get("maintenance");
+    if (value == null || value.isNull()) {
+      return List.of();
+    }
+    if (!value.isArray()) {
+      throw invalid("maintenance", "must be a list of windows (days, start, length, zone)");
+    }
+    if (value.size() > MAX_WINDOWS) {
+      throw invalid("maintenance", "has more than " + MAX_WINDOWS + " windows");
+    }
+    List<Window> windows = new ArrayList<>();
+    for (int i = 0; i < value.size(); i++) {
+      try {
+        windows.add(WindowForm.read(value.get(i), "maintenance[" + i + "].", Set.of()));
+      } catch (InvalidQuietException e) {
+        throw invalid(e.field(), e.reason());
+      }
+    }
+    return windows;
   }
 
   /**

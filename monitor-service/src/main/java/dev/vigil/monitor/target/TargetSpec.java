@@ -1,8 +1,10 @@
 package dev.vigil.monitor.target;
 
 import dev.vigil.contract.ServiceNames;
+import dev.vigil.monitor.quiet.Window;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -27,6 +29,9 @@ import java.util.Objects;
  *     silence is not watched.
  * @param checks what the probe sends and demands beyond the status code ({@link Checks#NONE}: a
  *     plain status-code check)
+ * @param remindEvery optional: a REMINDER every this long while an announced incident stays open
+ *     and unacknowledged (null: none)
+ * @param maintenance the target's recurring maintenance windows (empty: none)
  */
 public record TargetSpec(
     String name,
@@ -42,7 +47,9 @@ public record TargetSpec(
     boolean followRedirects,
     boolean enabled,
     Duration heartbeat,
-    Checks checks) {
+    Checks checks,
+    Duration remindEvery,
+    List<Window> maintenance) {
 
   public TargetSpec {
     if (!ServiceNames.isValid(name)) {
@@ -55,6 +62,10 @@ public record TargetSpec(
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(acceptedStatus, "acceptedStatus");
     Objects.requireNonNull(checks, "checks");
+    maintenance = maintenance == null ? List.of() : List.copyOf(maintenance);
+    if (remindEvery != null && remindEvery.toMillis() < 1000) {
+      throw new IllegalArgumentException("remindEvery must be at least 1s");
+    }
     if (kind.probed() && url == null) {
       throw new IllegalArgumentException("a " + kind.column() + " target needs a url");
     }
@@ -98,7 +109,9 @@ public record TargetSpec(
         .followRedirects(followRedirects)
         .enabled(enabled)
         .heartbeat(heartbeat)
-        .checks(checks);
+        .checks(checks)
+        .remindEvery(remindEvery)
+        .maintenance(maintenance);
   }
 
   /** A copy with other thresholds. */
@@ -127,6 +140,8 @@ public record TargetSpec(
     private boolean enabled = true;
     private Duration heartbeat;
     private Checks checks = Checks.NONE;
+    private Duration remindEvery;
+    private List<Window> maintenance = List.of();
 
     private Builder(String name, TargetKind kind) {
       this.name = name;
@@ -190,6 +205,16 @@ public record TargetSpec(
       return this;
     }
 
+    public Builder remindEvery(Duration remindEvery) {
+      this.remindEvery = remindEvery;
+      return this;
+    }
+
+    public Builder maintenance(List<Window> maintenance) {
+      this.maintenance = maintenance;
+      return this;
+    }
+
     /** The target; throws IllegalArgumentException or NullPointerException as the record does. */
     public TargetSpec build() {
       return new TargetSpec(
@@ -206,7 +231,9 @@ public record TargetSpec(
           followRedirects,
           enabled,
           heartbeat,
-          checks);
+          checks,
+          remindEvery,
+          maintenance);
     }
   }
 }

@@ -7,6 +7,9 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.db.Database;
 import dev.vigil.monitor.alert.IncidentCloser;
 import dev.vigil.monitor.alert.UnknownServiceException;
+import dev.vigil.monitor.quiet.InvalidQuietException;
+import dev.vigil.monitor.quiet.Window;
+import dev.vigil.monitor.quiet.WindowForm;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -33,8 +36,9 @@ public final class TargetStore {
       """
       insert into targets (name, kind, url, method, interval_ms, timeout_ms, connect_timeout_ms,
                            accepted_status, failure_threshold, recovery_threshold,
-                           follow_redirects, enabled, source, heartbeat_ms, checks)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
+                           follow_redirects, enabled, source, heartbeat_ms, checks,
+                           remind_every_ms, maintenance)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb)
       on conflict (name) do update
          set kind = excluded.kind, url = excluded.url, method = excluded.method,
              interval_ms = excluded.interval_ms, timeout_ms = excluded.timeout_ms,
@@ -44,7 +48,8 @@ public final class TargetStore {
              recovery_threshold = excluded.recovery_threshold,
              follow_redirects = excluded.follow_redirects, enabled = excluded.enabled,
              source = excluded.source, heartbeat_ms = excluded.heartbeat_ms,
-             checks = excluded.checks, updated_at = now()
+             checks = excluded.checks, remind_every_ms = excluded.remind_every_ms,
+             maintenance = excluded.maintenance, updated_at = now()
       """;
 
   // Every change of a target takes the service's alert_state row lock first, before any lock on
@@ -318,6 +323,12 @@ public final class TargetStore {
         statement.setInt(14, (int) target.heartbeat().toMillis());
       }
       statement.setString(15, CheckForm.write(target.checks(), false).toString());
+      if (target.remindEvery() == null) {
+        statement.setNull(16, java.sql.Types.BIGINT);
+      } else {
+        statement.setLong(16, target.remindEvery().toMillis());
+      }
+      statement.setString(17, maintenanceJson(target.maintenance()).toString());
       statement.executeUpdate();
     }
     try (PreparedStatement statement =
@@ -387,6 +398,31 @@ public final class TargetStore {
                 ? null
                 : Duration.ofMillis(rs.getInt("heartbeat_ms")))
         .checks(TargetParser.storedChecks(name, stored, kind, rs.getString("method"), uri, timeout))
+        .remindEvery(
+            rs.getObject("remind_every_ms") == null
+                ? null
+                : Duration.ofMillis(rs.getLong("remind_every_ms")))
+        .maintenance(storedWindows(name, rs.getString("maintenance")))
         .build();
+  }
+
+  /** The written form of a target's windows (what the definition and the column hold). */
+  public static com.fasterxml.jackson.databind.node.ArrayNode maintenanceJson(
+      List<Window> windows) {
+    var array = JSON.createArrayNode();
+    windows.forEach(window -> array.add(WindowForm.write(window)));
+    return array;
+  }
+
+  private static List<Window> storedWindows(String name, String stored) {
+    try {
+      List<Window> windows = new ArrayList<>();
+      for (JsonNode element : JSON.readTree(stored)) {
+        windows.add(WindowForm.read(element, "", java.util.Set.of()));
+      }
+      return windows;
+    } catch (JsonProcessingException | InvalidQuietException e) {
+      throw new IllegalStateException("stored maintenance of target " + name + " is invalid", e);
+    }
   }
 }

@@ -224,6 +224,12 @@ final class LocalStack implements AutoCloseable {
     return new Settings(values);
   }
 
+  /** The demo target {@code maintenance}'s window: every day, all day (UTC). */
+  static final String MAINTENANCE_WINDOW =
+      "    maintenance:\n"
+          + "      - {days: [mon, tue, wed, thu, fri, sat, sun], start: \"00:00\", length: 1d,"
+          + " zone: UTC}\n";
+
   private static Path writeDemoTargets(Path file, DemoTargets demo) {
     StringBuilder yaml =
         new StringBuilder("# Written by the local stack on every start.\ntargets:\n");
@@ -233,6 +239,10 @@ final class LocalStack implements AutoCloseable {
           .append("\n    url: ")
           .append(demo.url(name))
           .append("\n    interval: 2s\n    timeout: 1s\n    failureThreshold: 3\n");
+      if (name.equals("maintenance")) {
+        // Always in its maintenance window: its outages are recorded and shown, never paged.
+        yaml.append(MAINTENANCE_WINDOW);
+      }
     }
     try {
       Files.writeString(file, yaml);

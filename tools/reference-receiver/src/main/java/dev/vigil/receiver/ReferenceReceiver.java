@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.InvalidAlertEventException;
+import dev.vigil.contract.UnknownAlertKindException;
 import dev.vigil.contract.webhook.WebhookSignature;
 import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.kit.db.Database;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -33,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * history), and answer 2xx only after the row is committed. A repeat with the same body is
  * acknowledged again (200) without a second notification; a repeat with a different body is 409.
  *
- * <p>Answers: 200 stored or duplicate, 400 not a valid alert event, 401 bad token, signature or
- * stale timestamp, 409 conflicting body. {@link #faults()} injects misbehaviour.
+ * <p>Answers: 200 stored or duplicate, 200 for a genuine event of a kind it does not know (skipped
+ * and counted, see {@link #skippedUnknownKinds()}), 400 not a valid alert event, 401 bad token,
+ * signature or stale timestamp, 409 conflicting body. {@link #faults()} injects misbehaviour.
  */
 public final class ReferenceReceiver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReferenceReceiver.class);
@@ -51,6 +54,7 @@ public final class ReferenceReceiver implements AutoCloseable {
   private final List<Consumer<ReceivedNotification>> listeners = new CopyOnWriteArrayList<>();
   private final List<ReceivedRequest> requests = new CopyOnWriteArrayList<>();
   private final AtomicReference<Trap> trap = new AtomicReference<>();
+  private final AtomicLong skippedUnknownKinds = new AtomicLong();
 
   private record Trap(String service, Runnable action) {}
 
@@ -95,6 +99,11 @@ public final class ReferenceReceiver implements AutoCloseable {
   /** Called once per newly stored notification, after it is committed. */
   public void onNotification(Consumer<ReceivedNotification> listener) {
     listeners.add(listener);
+  }
+
+  /** Genuine (signed) events skipped because their kind is unknown to this receiver. */
+  public long skippedUnknownKinds() {
+    return skippedUnknownKinds.get();
   }
 
   /** Misbehaviour to inject; changes apply to the next requests. */
@@ -208,6 +217,16 @@ public final class ReferenceReceiver implements AutoCloseable {
     AlertEvent event;
     try {
       event = AlertEventJson.read(body);
+    } catch (UnknownAlertKindException e) {
+      // Kinds are added within a schema version: a genuine event of a kind this receiver does not
+      // know is acknowledged (so it is not retried) and counted, not stored.
+      long skipped = skippedUnknownKinds.incrementAndGet();
+      LOG.info(
+          "webhook skipped, unknown kind webhook_id={} kind={} skipped_total={}",
+          webhookId,
+          e.kind().replaceAll("\\p{Cntrl}", "?"),
+          skipped);
+      return new Reply(200, "{\"stored\":false,\"skipped\":\"unknown kind\"}", null);
     } catch (InvalidAlertEventException e) {
       return new Reply(400, e.getMessage(), null);
     }

@@ -91,6 +91,51 @@ class ReferenceReceiverIT {
   }
 
   @Test
+  void storesRemindersAndSkipsKindsItDoesNotKnowCountingThem(TestDatabase db) throws Exception {
+    try (ReferenceReceiver receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.onAnyPort(db.jdbcUrl(), db.user(), db.password(), CURRENT))) {
+      List<ReceivedNotification> stored = new CopyOnWriteArrayList<>();
+      receiver.onNotification(stored::add);
+      Instant opened = Instant.now().minusSeconds(1800);
+      AlertEvent reminder =
+          AlertEvent.reminder(
+              UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 9, "boom", opened);
+      String body = AlertEventJson.write(reminder);
+      long now = Instant.now().getEpochSecond();
+      assertThat(post(receiver, reminder.eventId().toString(), now, body, body, CURRENT_ONLY))
+          .isEqualTo(200);
+      assertThat(stored).extracting(n -> n.event().kind().name()).containsExactly("REMINDER");
+
+      AlertEvent failed =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "x");
+      String future = AlertEventJson.write(failed).replace("\"FAILED\"", "\"ESCALATED\"");
+      assertThat(future).contains("ESCALATED");
+      String futureId = failed.eventId().toString();
+      assertThat(post(receiver, futureId, now, future, future, CURRENT_ONLY))
+          .as("a signed event of an unknown kind is acknowledged, not retried")
+          .isEqualTo(200);
+      assertThat(post(receiver, futureId, now, future, future, CURRENT_ONLY)).isEqualTo(200);
+      assertThat(receiver.skippedUnknownKinds()).isEqualTo(2);
+      assertThat(stored).hasSize(1);
+      String tampered = future.replace("\"x\"", "\"y\"");
+      assertThat(post(receiver, futureId, now, future, tampered, CURRENT_ONLY))
+          .as("the signature is checked before the kind")
+          .isEqualTo(401);
+      assertThat(receiver.skippedUnknownKinds()).isEqualTo(2);
+      try (Connection connection = db.connect();
+          ResultSet rows =
+              connection
+                  .createStatement()
+                  .executeQuery("select kind from received_webhook order by seq")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getString(1)).isEqualTo("REMINDER");
+        assertThat(rows.next()).isFalse();
+      }
+    }
+  }
+
+  @Test
   void aRepeatedEventWithNulInItsTextIsADuplicateNotAnError(TestDatabase db) throws Exception {
     try (ReferenceReceiver receiver =
         ReferenceReceiver.start(

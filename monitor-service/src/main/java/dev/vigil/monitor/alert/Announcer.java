@@ -1,0 +1,221 @@
+package dev.vigil.monitor.alert;
+
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.kit.PeriodicTask;
+import dev.vigil.kit.db.Database;
+import dev.vigil.monitor.quiet.QuietRules;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The periodic job that writes what is due without a new result: the FAILED of an incident opened
+ * while its service was quiet, once the quiet period has ended and it is still open, and the
+ * REMINDERs of open, announced, unacknowledged incidents of targets with {@code remindEvery}.
+ *
+ * <p>Guarantees: each service is handled in its own transaction that holds the service's {@code
+ * alert_state} row lock (taken with {@code SKIP LOCKED}: a service another instance or a recorder
+ * holds is left for the next run), re-reads the incident after the lock, decides quiet at the
+ * database's time read under the lock, writes the outbox row and the incident's announcement times
+ * together. A reminder is due one {@code remindEvery} after the incident's last FAILED or REMINDER
+ * ({@code incidents.last_announced_at}), so several instances and restarts neither repeat nor skip
+ * one; a reminder that fell due while the monitor was down is written once, at the next run. No
+ * reminder is written while the service is quiet.
+ */
+public final class Announcer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Announcer.class);
+
+  // Candidates only: every one is checked again under its lock.
+  private static final String DUE =
+      """
+      select i.service
+        from incidents i
+        join targets t on t.name = i.service
+       where i.closed_at is null
+         and (i.announced_at is null
+              or (t.remind_every_ms is not null and i.acknowledged_at is null
+                  and i.last_announced_at
+                      + make_interval(secs => t.remind_every_ms / 1000.0) <= clock_timestamp()))
+       order by coalesce(i.last_announced_at, i.opened_at)
+       limit ?
+      """;
+
+  private static final String LOCK =
+      "select 1 from alert_state where service = ? for update skip locked";
+
+  // Read after the lock was granted (its own statement, so its snapshot includes every commit of
+  // an earlier lock holder), with the database's time.
+  private static final String INCIDENT =
+      """
+      select i.id, i.opened_at, i.announced_at, i.last_announced_at, i.acknowledged_at,
+             t.remind_every_ms, a.consecutive_failures, a.last_error, clock_timestamp()
+        from alert_state a
+        join incidents i on i.id = a.open_incident_id and i.closed_at is null
+        join targets t on t.name = a.service
+       where a.service = ?
+      """;
+
+  private final DataSource dataSource;
+  private final RecorderSql sql = new RecorderSql();
+  private final QuietRules quietRules = new QuietRules();
+  private final Duration interval;
+  private final int batch;
+  private final Counter failedRows;
+  private final Counter reminderRows;
+  private PeriodicTask timer;
+
+  public Announcer(DataSource dataSource, Duration interval, int batch, MeterRegistry registry) {
+    this.dataSource = dataSource;
+    this.interval = interval;
+    this.batch = batch;
+    this.failedRows = counter(registry, "FAILED");
+    this.reminderRows = counter(registry, "REMINDER");
+  }
+
+  private static Counter counter(MeterRegistry registry, String type) {
+    return Counter.builder("vigil.monitor.outbox.rows.written")
+        .description("Outbox rows committed")
+        .tag("type", type)
+        .register(registry);
+  }
+
+  public Announcer start() {
+    timer = PeriodicTask.start("announcer", interval, interval, this::runOnce);
+    return this;
+  }
+
+  /**
+   * Handles every service that has something due, each in its own transaction.
+   *
+   * @return the events written
+   */
+  public List<AlertEvent> runOnce() {
+    List<String> due =
+        Database.inTransaction(
+            dataSource,
+            "finding due announcements",
+            connection -> {
+              List<String> services = new ArrayList<>();
+              try (PreparedStatement statement = connection.prepareStatement(DUE)) {
+                statement.setInt(1, batch);
+                try (ResultSet rs = statement.executeQuery()) {
+                  while (rs.next()) {
+                    services.add(rs.getString(1));
+                  }
+                }
+              }
+              return services;
+            });
+    List<AlertEvent> written = new ArrayList<>();
+    for (String service : due) {
+      if (Thread.currentThread().isInterrupted()) {
+        break;
+      }
+      AlertEvent event =
+          Database.inTransaction(
+              dataSource, "announcing for " + service, connection -> announce(connection, service));
+      if (event != null) {
+        afterCommit(event);
+        written.add(event);
+      }
+    }
+    return written;
+  }
+
+  private AlertEvent announce(Connection connection, String service) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(LOCK)) {
+      statement.setString(1, service);
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          return null; // held by a recorder or another instance: next run
+        }
+      }
+    }
+    try (PreparedStatement statement = connection.prepareStatement(INCIDENT)) {
+      statement.setString(1, service);
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          return null; // closed meanwhile
+        }
+        UUID incident = rs.getObject(1, UUID.class);
+        Instant openedAt = rs.getTimestamp(2).toInstant();
+        boolean announced = rs.getTimestamp(3) != null;
+        Timestamp lastAnnounced = rs.getTimestamp(4);
+        boolean acknowledged = rs.getTimestamp(5) != null;
+        Long remindEveryMs = rs.getObject(6, Long.class);
+        int failures = rs.getInt(7);
+        String lastError = rs.getString(8);
+        Instant now = rs.getTimestamp(9).toInstant();
+        boolean reminderDue =
+            announced
+                && !acknowledged
+                && remindEveryMs != null
+                && !lastAnnounced.toInstant().plusMillis(remindEveryMs).isAfter(now);
+        if ((announced && !reminderDue) || quietRules.at(connection, service, now).isPresent()) {
+          return null;
+        }
+        AlertEvent event =
+            announced
+                ? AlertEvent.reminder(
+                    UUID.randomUUID(), incident, service, now, failures, lastError, openedAt)
+                : AlertEvent.failed(UUID.randomUUID(), incident, service, now, failures, lastError);
+        markAnnounced(connection, incident, now, !announced);
+        sql.insertOutbox(connection, event);
+        return event;
+      }
+    }
+  }
+
+  private static void markAnnounced(
+      Connection connection, UUID incident, Instant now, boolean first) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            """
+            update incidents
+               set announced_at = case when ? then ? else announced_at end,
+                   last_announced_at = ?
+             where id = ?
+            """)) {
+      statement.setBoolean(1, first);
+      statement.setTimestamp(2, Timestamp.from(now));
+      statement.setTimestamp(3, Timestamp.from(now));
+      statement.setObject(4, incident);
+      statement.executeUpdate();
+    }
+  }
+
+  private void afterCommit(AlertEvent event) {
+    switch (event.kind()) {
+      case FAILED -> failedRows.increment();
+      case REMINDER -> reminderRows.increment();
+      default -> {}
+    }
+    LOG.info(
+        "alert committed service={} kind={} incident_id={} event_id={} consecutive_failures={}"
+            + " by=announcer",
+        event.service(),
+        event.kind(),
+        event.incidentId(),
+        event.eventId(),
+        event.consecutiveFailures());
+  }
+
+  @Override
+  public void close() {
+    if (timer != null) {
+      timer.close();
+    }
+  }
+}
