@@ -12,8 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Forgets receipts that finished (DELIVERED or SKIPPED) longer than the retention age ago, in
- * batches of short transactions. PENDING and DEAD receipts are never touched, so no delivery and no
+ * Forgets receipts that finished (DELIVERED or SKIPPED) longer than the retention age ago, and the
+ * notes of events skipped for an unknown kind, in batches of short transactions. Each (event,
+ * channel) row goes on its own: a delivered channel's row may go while another channel's row of the
+ * same event is still pending. PENDING and DEAD receipts are never touched, so no delivery and no
  * service's order depends on this job.
  *
  * <p>The price of forgetting: a receipt is what makes a second copy of an event a no-op, so an
@@ -27,11 +29,20 @@ public final class ReceiptRetention implements AutoCloseable {
   private static final String DELETE_BATCH =
       """
       delete from notifier_receipt
-       where event_id in (select event_id from notifier_receipt
+       where (event_id, channel) in (select event_id, channel from notifier_receipt
                            where status in ('DELIVERED', 'SKIPPED')
                              and coalesce(delivered_at, skipped_at) < ?
                            limit ?
                              for update skip locked)
+      """;
+
+  /** Notes of skipped unknown-kind events are kept as long as finished receipts. */
+  private static final String DELETE_SKIPPED =
+      """
+      delete from notifier_skipped_kind
+       where (kafka_topic, kafka_partition, kafka_offset) in
+             (select kafka_topic, kafka_partition, kafka_offset from notifier_skipped_kind
+               where skipped_at < ? limit ? for update skip locked)
       """;
 
   private final Database database;
@@ -81,6 +92,19 @@ public final class ReceiptRetention implements AutoCloseable {
       total += rows;
       deleted.increment(rows);
     } while (rows == batch && !Thread.currentThread().isInterrupted());
+    int notes;
+    do {
+      notes =
+          database.inTransaction(
+              "trimming skipped-kind notes",
+              connection -> {
+                try (PreparedStatement delete = connection.prepareStatement(DELETE_SKIPPED)) {
+                  delete.setTimestamp(1, cutoff);
+                  delete.setInt(2, batch);
+                  return delete.executeUpdate();
+                }
+              });
+    } while (notes == batch && !Thread.currentThread().isInterrupted());
     if (total > 0) {
       LOG.info("receipts trimmed rows={} finished_before={}", total, cutoff.toInstant());
     }
