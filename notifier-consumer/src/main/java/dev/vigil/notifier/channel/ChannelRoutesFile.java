@@ -50,7 +50,7 @@ public final class ChannelRoutesFile {
           "alertmanager", Set.of("type", "url", "severity", "firingFor"),
           "alertmanager-webhook", Set.of("type", "url", "severity"));
   private static final Setting<Duration> FIRING_FOR =
-      Setting.duration("firingFor", "168h").range("1m", "87600h");
+      Setting.duration("VIGIL_ALERTMANAGER_FIRING_FOR", "168h").range("1m", "87600h");
 
   /**
    * What channels need from the notifier's settings.
