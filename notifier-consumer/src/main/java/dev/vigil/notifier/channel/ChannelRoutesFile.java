@@ -210,8 +210,9 @@ public final class ChannelRoutesFile {
           Duration firingFor;
           try {
             firingFor = FIRING_FOR.parse(text(node, "firingFor", "168h", where));
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + ": field 'firingFor': " + e.getMessage(), e);
+          } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                where + ": field 'firingFor': must be a duration from 1m to 87600h, e.g. 168h", e);
           }
           yield new AlertmanagerChannel(
               name, url(where, url, context), label(where, severity), firingFor, context.links());
