@@ -181,8 +181,8 @@ public final class NotifierConfig extends ServiceConfig {
 
   private ChannelRoutes channels(Settings settings) {
     WebhookChannel webhook = new WebhookChannel(routes, Clock.systemUTC());
-    String file = get(ROUTES_FILE);
-    String inline = get(ROUTES);
+    String file = blankIfNull(get(ROUTES_FILE));
+    String inline = blankIfNull(get(ROUTES));
     if (!file.isBlank() && !inline.isBlank()) {
       throw new ConfigException("set " + ROUTES_FILE.key() + " or " + ROUTES.key() + ", not both");
     }
@@ -193,7 +193,7 @@ public final class NotifierConfig extends ServiceConfig {
     try {
       PublicLinks links;
       try {
-        links = PublicLinks.of(get(PUBLIC_URL));
+        links = PublicLinks.of(blankIfNull(get(PUBLIC_URL)));
       } catch (IllegalArgumentException e) {
         throw new ConfigException(PUBLIC_URL.key() + ": " + e.getMessage());
       }
@@ -202,10 +202,17 @@ public final class NotifierConfig extends ServiceConfig {
           text,
           webhook,
           new ChannelRoutesFile.Context(
-              settings::raw, get(WEBHOOK_ALLOW_HTTP), get(PAGERDUTY_ROUTING_KEY), links));
+              settings::raw,
+              get(WEBHOOK_ALLOW_HTTP),
+              blankIfNull(get(PAGERDUTY_ROUTING_KEY)),
+              links));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(source + ": " + e.getMessage());
     }
+  }
+
+  private static String blankIfNull(String value) {
+    return value == null ? "" : value;
   }
 
   private static String read(Path file) {

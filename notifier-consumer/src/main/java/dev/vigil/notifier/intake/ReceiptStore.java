@@ -59,7 +59,6 @@ final class ReceiptStore {
   private static final String INSERT_RECEIPTS =
       """
       insert into notifier_receipt
-        (event_id, service, kind, incident_id, payload, kafka_topic, kafka_partition, kafka_offset)
         (event_id, service, kind, incident_id, payload, kafka_topic, kafka_partition, kafka_offset,
          channel)
       select u.event_id, u.service, u.kind, u.incident_id, u.payload, u.topic, u.part, u.off,
