@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,38 +77,32 @@ public final class ReceiptRetention implements AutoCloseable {
    */
   public long runOnce() {
     Timestamp cutoff = Timestamp.from(clock.instant().minus(age));
+    long total = trim("trimming finished receipts", DELETE_BATCH, cutoff, deleted::increment);
+    trim("trimming skipped-kind notes", DELETE_SKIPPED, cutoff, rows -> {});
+    if (total > 0) {
+      LOG.info("receipts trimmed rows={} finished_before={}", total, cutoff.toInstant());
+    }
+    return total;
+  }
+
+  /** Runs {@code sql} (cutoff, batch size) one batch per transaction until a batch is short. */
+  private long trim(String what, String sql, Timestamp cutoff, IntConsumer onBatch) {
     long total = 0;
     int rows;
     do {
       rows =
           database.inTransaction(
-              "trimming finished receipts",
+              what,
               connection -> {
-                try (PreparedStatement delete = connection.prepareStatement(DELETE_BATCH)) {
+                try (PreparedStatement delete = connection.prepareStatement(sql)) {
                   delete.setTimestamp(1, cutoff);
                   delete.setInt(2, batch);
                   return delete.executeUpdate();
                 }
               });
       total += rows;
-      deleted.increment(rows);
+      onBatch.accept(rows);
     } while (rows == batch && !Thread.currentThread().isInterrupted());
-    int notes;
-    do {
-      notes =
-          database.inTransaction(
-              "trimming skipped-kind notes",
-              connection -> {
-                try (PreparedStatement delete = connection.prepareStatement(DELETE_SKIPPED)) {
-                  delete.setTimestamp(1, cutoff);
-                  delete.setInt(2, batch);
-                  return delete.executeUpdate();
-                }
-              });
-    } while (notes == batch && !Thread.currentThread().isInterrupted());
-    if (total > 0) {
-      LOG.info("receipts trimmed rows={} finished_before={}", total, cutoff.toInstant());
-    }
     return total;
   }
 

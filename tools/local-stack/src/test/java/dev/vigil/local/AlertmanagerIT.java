@@ -159,7 +159,8 @@ class AlertmanagerIT {
     AlertEvent down =
         AlertEvent.failed(
             UUID.randomUUID(), UUID.randomUUID(), "checkout", Instant.now(), 3, "HTTP 503");
-    try (NotifierService notifier = NotifierService.start(new NotifierConfig(new Settings(settings)));
+    try (NotifierService notifier =
+            NotifierService.start(new NotifierConfig(new Settings(settings)));
         KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
       produce(producer, topic, down);
       await("Alertmanager notifies firing")
@@ -187,7 +188,8 @@ class AlertmanagerIT {
           .atMost(Duration.ofMinutes(2))
           .until(() -> notification("resolved", down).isPresent());
       assertThat(
-              Instant.parse(notification("resolved", down).orElseThrow().at("/alerts/0/endsAt").asText()))
+              Instant.parse(
+                  notification("resolved", down).orElseThrow().at("/alerts/0/endsAt").asText()))
           .isEqualTo(up.occurredAt());
     }
   }
@@ -197,8 +199,7 @@ class AlertmanagerIT {
     return NOTIFIED.stream()
         .filter(n -> status.equals(n.path("status").asText()))
         .filter(
-            n ->
-                event.incidentId().toString().equals(n.at("/commonLabels/incident_id").asText()))
+            n -> event.incidentId().toString().equals(n.at("/commonLabels/incident_id").asText()))
         .findFirst();
   }
 

@@ -37,8 +37,9 @@ public final class HostileRecords implements AutoCloseable {
     /** The same event id, another payload: a row in {@code notifier_conflict}. */
     CONFLICT,
     /**
-     * A well-formed event of a kind the notifier does not know: skipped (the contract says consumers
-     * skip such kinds), noted in {@code notifier_skipped_kind} at its position, never parked.
+     * A well-formed event of a kind the notifier does not know: skipped (the contract says
+     * consumers skip such kinds), noted in {@code notifier_skipped_kind} at its position, never
+     * parked.
      */
     SKIPPED
   }
