@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The signed webhook (the default channel, {@value #NAME}): the event's canonical JSON, {@code
@@ -34,9 +35,17 @@ public final class WebhookChannel implements Channel {
 
   @Override
   public Optional<ChannelRequest> request(AlertEvent event, String payload) {
-    WebhookRoute route = routes.routeFor(event.service());
+    return Optional.of(signed(event.eventId(), event.service(), payload));
+  }
+
+  /**
+   * The signed POST of {@code payload} as stored, without reading it (the webhook sends the
+   * receipt's body as is).
+   */
+  public ChannelRequest signed(UUID eventId, String service, String payload) {
+    WebhookRoute route = routes.routeFor(service);
     byte[] body = payload.getBytes(StandardCharsets.UTF_8);
-    String id = event.eventId().toString();
+    String id = eventId.toString();
     long timestamp = clock.instant().getEpochSecond();
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Content-Type", "application/json");
@@ -49,6 +58,6 @@ public final class WebhookChannel implements Channel {
     if (route.bearerToken() != null) {
       headers.put("Authorization", "Bearer " + route.bearerToken());
     }
-    return Optional.of(new ChannelRequest(route.url(), headers, body, false));
+    return new ChannelRequest(route.url(), headers, body, false);
   }
 }

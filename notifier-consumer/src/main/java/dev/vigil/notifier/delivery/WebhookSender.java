@@ -152,12 +152,17 @@ final class WebhookSender implements AutoCloseable {
                 0, "channel '" + claim.channel() + "' is not configured on this instance", null));
         return outcome;
       }
-      AlertEvent event = AlertEventJson.read(claim.payload().getBytes(StandardCharsets.UTF_8));
-      Optional<ChannelRequest> built = channel.request(event, claim.payload());
+      Optional<ChannelRequest> built;
+      if (channel instanceof WebhookChannel webhook) {
+        built = Optional.of(webhook.signed(claim.eventId(), claim.service(), claim.payload()));
+      } else {
+        AlertEvent event = AlertEventJson.read(claim.payload().getBytes(StandardCharsets.UTF_8));
+        built = channel.request(event, claim.payload());
+      }
       if (built.isEmpty()) {
         outcome.complete(
             new Outcome.NotSent(
-                "channel '" + channel.name() + "' sends nothing for " + event.kind()));
+                "channel '" + channel.name() + "' sends nothing for " + claim.kind()));
         return outcome;
       }
       ErrorBody errorBody = built.get().readErrorBody() ? new ErrorBody() : null;
