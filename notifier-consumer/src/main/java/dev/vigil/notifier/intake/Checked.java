@@ -65,6 +65,11 @@ sealed interface Checked {
     try {
       return classify(record);
     } catch (UnknownAlertKindException e) {
+      // Only a name a later contract could add (upper case, digits, _) is skipped; anything else
+      // in kind (control characters, lower case, blanks) is a broken record and parked.
+      if (!e.kind().matches("[A-Z][A-Z0-9_]{0,39}")) {
+        return rejected(record, e.field(), e.getMessage());
+      }
       return new Skipped(record.topic(), record.partition(), record.offset(), e.kind());
     } catch (InvalidAlertEventException e) {
       return rejected(record, e.field(), e.getMessage());
