@@ -16,9 +16,17 @@ import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import dev.vigil.kit.kafka.KafkaClientProperties;
 import dev.vigil.kit.kafka.KafkaSettings;
+import dev.vigil.notifier.channel.ChannelRoutes;
+import dev.vigil.notifier.channel.ChannelRoutesFile;
+import dev.vigil.notifier.channel.PublicLinks;
+import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoute;
 import dev.vigil.notifier.webhook.WebhookRoutes;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -84,10 +92,27 @@ public final class NotifierConfig extends ServiceConfig {
                   + " topic's retention: an event read again after its receipt is gone is"
                   + " delivered again.");
 
+  public static final Setting<String> ROUTES_FILE =
+      Setting.string("VIGIL_NOTIFIER_ROUTES_FILE", "")
+          .doc(
+              "YAML or JSON file of channels (pagerduty, slack, alertmanager,"
+                  + " alertmanager-webhook) and routes; empty: every event to the signed webhook.");
+  public static final Setting<String> ROUTES =
+      Setting.string("VIGIL_NOTIFIER_ROUTES", "")
+          .doc("The same channels and routes inline (YAML or JSON), when no file is set.");
+  public static final Setting<String> PAGERDUTY_ROUTING_KEY =
+      Setting.secret("VIGIL_PAGERDUTY_ROUTING_KEY", "")
+          .doc("Routing key of PagerDuty channels that name none themselves.");
+  public static final Setting<String> PUBLIC_URL =
+      Setting.string("VIGIL_NOTIFIER_PUBLIC_URL", "")
+          .doc("The monitor's public base URL: links to its status page and API in alerts.");
+
   public static final Setting<Duration> START_LOOKBACK =
       Setting.duration("VIGIL_NOTIFIER_START_LOOKBACK", "1h")
           .range("0s", "87600h")
           .doc("Without committed offsets, start at records at most this old; skip older ones.");
+
+  private static final long MAX_ROUTES_BYTES = 1024 * 1024;
 
   /** Every setting of the notifier, in README order, and the rules that tie several together. */
   public static final ConfigDef DEFINITION =
@@ -105,6 +130,10 @@ public final class NotifierConfig extends ServiceConfig {
               WEBHOOK_TOKEN,
               WEBHOOK_ALLOW_HTTP,
               WEBHOOK_ROUTES,
+              ROUTES_FILE,
+              ROUTES,
+              PAGERDUTY_ROUTING_KEY,
+              PUBLIC_URL,
               CONNECT_TIMEOUT,
               READ_TIMEOUT,
               ADMIN_TOKEN,
@@ -127,6 +156,7 @@ public final class NotifierConfig extends ServiceConfig {
           .with(KafkaSettings::addTo);
 
   private final WebhookRoutes routes;
+  private final ChannelRoutes channels;
   private final KafkaClientProperties kafkaClient;
 
   /** Reads every setting, then the routes; a {@link ConfigException} names each bad key. */
@@ -146,6 +176,59 @@ public final class NotifierConfig extends ServiceConfig {
     } catch (IllegalArgumentException e) {
       throw new ConfigException("webhook configuration is invalid: " + e.getMessage());
     }
+    channels = channels(settings);
+  }
+
+  private ChannelRoutes channels(Settings settings) {
+    WebhookChannel webhook = new WebhookChannel(routes, Clock.systemUTC());
+    String file = blankIfNull(get(ROUTES_FILE));
+    String inline = blankIfNull(get(ROUTES));
+    if (!file.isBlank() && !inline.isBlank()) {
+      throw new ConfigException("set " + ROUTES_FILE.key() + " or " + ROUTES.key() + ", not both");
+    }
+    if (file.isBlank() && inline.isBlank()) {
+      return ChannelRoutes.webhookOnly(webhook);
+    }
+    String source = file.isBlank() ? ROUTES.key() : ROUTES_FILE.key() + " " + file;
+    try {
+      PublicLinks links;
+      try {
+        links = PublicLinks.of(blankIfNull(get(PUBLIC_URL)));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(PUBLIC_URL.key() + ": " + e.getMessage());
+      }
+      String text = file.isBlank() ? inline : read(Path.of(file));
+      return ChannelRoutesFile.parse(
+          text,
+          webhook,
+          new ChannelRoutesFile.Context(
+              settings::raw,
+              get(WEBHOOK_ALLOW_HTTP),
+              blankIfNull(get(PAGERDUTY_ROUTING_KEY)),
+              links));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(source + ": " + e.getMessage());
+    }
+  }
+
+  private static String blankIfNull(String value) {
+    return value == null ? "" : value;
+  }
+
+  private static String read(Path file) {
+    try {
+      if (Files.size(file) > MAX_ROUTES_BYTES) {
+        throw new IllegalArgumentException("larger than " + MAX_ROUTES_BYTES + " bytes");
+      }
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot be read: " + e.getClass().getSimpleName());
+    }
+  }
+
+  /** The channels and the routes that pick them (only the signed webhook without a routes file). */
+  public ChannelRoutes channels() {
+    return channels;
   }
 
   /** Security and pass-through properties for every Kafka client of the notifier. */

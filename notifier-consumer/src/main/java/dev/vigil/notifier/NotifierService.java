@@ -67,7 +67,7 @@ public final class NotifierService implements AutoCloseable {
       Delivery delivery =
           new Delivery(
               database,
-              config.routes(),
+              config.channels(),
               DeliveryOptions.builder()
                   .workers(config.get(WORKERS))
                   .batchSize(config.get(BATCH_SIZE))
@@ -99,7 +99,8 @@ public final class NotifierService implements AutoCloseable {
                   config.topic(),
                   config.get(GROUP_ID),
                   config.get(START_LOOKBACK),
-                  config.kafkaClient().asMap()),
+                  config.kafkaClient().asMap(),
+                  config.channels()::channelsFor),
               registry,
               delivery::wake);
       intake.start();

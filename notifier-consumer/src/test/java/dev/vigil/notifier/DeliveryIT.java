@@ -235,7 +235,8 @@ class DeliveryIT {
                                   HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
                                   HttpResponse.BodyHandlers.ofString())
                               .body())
-                      .contains("vigil_notifier_attempts_total{outcome=\"delivered\"} 1.0")
+                      .contains(
+                          "vigil_notifier_attempts_total{channel=\"webhook\",outcome=\"delivered\"} 1.0")
                       .contains("vigil_notifier_pending ")
                       .contains("vigil_notifier_dead ")
                       .contains("vigil_notifier_oldest_pending_age_seconds")

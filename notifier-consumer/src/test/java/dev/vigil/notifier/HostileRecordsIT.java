@@ -52,7 +52,8 @@ class HostileRecordsIT {
   private enum Expect {
     DELIVERED,
     PARKED,
-    DUPLICATE
+    DUPLICATE,
+    SKIPPED
   }
 
   private record Produced(String what, Expect expect, int partition, long offset, UUID eventId) {}
@@ -120,9 +121,6 @@ class HostileRecordsIT {
             "alpha", bytes(fresh(json).replace("{", "{\"pad\":\"" + "x".repeat(2 << 20) + "\","))
           });
       hostile.put(
-          "unknown kind",
-          new Object[] {"alpha", bytes(fresh(json).replace("\"FAILED\"", "\"EXPLODED\""))});
-      hostile.put(
           "unknown schemaVersion",
           new Object[] {
             "alpha", bytes(fresh(json).replace("\"schemaVersion\":1", "\"schemaVersion\":99"))
@@ -138,6 +136,18 @@ class HostileRecordsIT {
         byte[] value = (byte[]) entry.getValue()[1];
         produced.add(send(producer, stack.topic, entry.getKey(), Expect.PARKED, key, value, null));
       }
+      // A kind added to the contract later: skipped and noted at its position, never parked.
+      valid.run();
+      Produced unknownKind =
+          send(
+              producer,
+              stack.topic,
+              "unknown kind",
+              Expect.SKIPPED,
+              "alpha",
+              bytes(fresh(json).replace("\"FAILED\"", "\"EXPLODED\"")),
+              null);
+      produced.add(unknownKind);
       // The reproduction: lastError with NUL is valid JSON (escaped); produced twice.
       AlertEvent nul =
           AlertEvent.failed(
@@ -211,6 +221,11 @@ class HostileRecordsIT {
         assertThat(parkedAt).as(p.what() + " parked").contains(p.partition() + ":" + p.offset());
       }
       assertThat(stack.count("select count(*) from notifier_rejected")).isEqualTo(parked.size());
+      assertThat(
+              stack.column(
+                  "select kafka_partition || ':' || kafka_offset || ' ' || kind"
+                      + " from notifier_skipped_kind"))
+          .containsExactly(unknownKind.partition() + ":" + unknownKind.offset() + " EXPLODED");
       assertThat(
               stack.scalar(
                   "select reason from notifier_rejected where field = 'key'"

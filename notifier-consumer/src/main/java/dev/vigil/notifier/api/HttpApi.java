@@ -24,10 +24,12 @@ import org.slf4j.LoggerFactory;
  * API:
  *
  * <ul>
- *   <li>{@code GET /admin/services} — pending and dead counts per service
- *   <li>{@code GET /admin/receipts?status=DEAD|PENDING|DELIVERED|SKIPPED[&service=]}
- *   <li>{@code POST /admin/receipts/{eventId}/replay} — dead → pending, attempts reset, same id
- *   <li>{@code POST /admin/receipts/{eventId}/skip} — give up on it, release the service
+ *   <li>{@code GET /admin/services} — pending and dead counts per service and channel
+ *   <li>{@code GET /admin/receipts?status=DEAD|PENDING|DELIVERED|SKIPPED[&service=][&channel=]}
+ *   <li>{@code POST /admin/receipts/{eventId}/replay[?channel=]} — dead → pending, attempts reset,
+ *       same id (every channel of the event, or the one named)
+ *   <li>{@code POST /admin/receipts/{eventId}/skip[?channel=]} — give up on it, release the service
+ *       on that channel
  * </ul>
  *
  * Admin calls need {@code Authorization: Bearer <VIGIL_NOTIFIER_ADMIN_TOKEN>} and name the operator
@@ -83,19 +85,29 @@ public final class HttpApi implements AutoCloseable {
                           Map.of("error", "status must be PENDING, DEAD, DELIVERED or SKIPPED"));
                       return;
                     }
-                    json(ctx, 200, operators.receipts(status, ctx.queryParam("service")));
+                    String channel = channel(ctx);
+                    if (channel != null) {
+                      json(
+                          ctx,
+                          200,
+                          operators.receipts(
+                              status,
+                              ctx.queryParam("service"),
+                              channel.isEmpty() ? null : channel));
+                    }
                   });
               config.routes.post(
                   "/admin/receipts/{eventId}/replay",
                   ctx -> {
-                    if (act(ctx, "replay", (id, who) -> operators.replay(id, who))) {
+                    if (act(
+                        ctx, "replay", (id, channel, who) -> operators.replay(id, channel, who))) {
                       afterReplay.run();
                     }
                   });
               config.routes.post(
                   "/admin/receipts/{eventId}/skip",
                   ctx -> {
-                    if (act(ctx, "skip", (id, who) -> operators.skip(id, who))) {
+                    if (act(ctx, "skip", (id, channel, who) -> operators.skip(id, channel, who))) {
                       afterReplay.run();
                     }
                   });
@@ -113,7 +125,24 @@ public final class HttpApi implements AutoCloseable {
   }
 
   private interface Action {
-    boolean apply(UUID eventId, String operator);
+    /** {@code channel} null: every channel of the event. */
+    boolean apply(UUID eventId, String channel, String operator);
+  }
+
+  /**
+   * The {@code channel} query parameter: "" when absent, null (after answering 400) when it is not
+   * a channel name.
+   */
+  private static String channel(Context ctx) {
+    String channel = ctx.queryParam("channel");
+    if (channel == null || channel.isEmpty()) {
+      return "";
+    }
+    if (!channel.matches("[a-z0-9][a-z0-9_-]{0,39}")) {
+      json(ctx, 400, Map.of("error", "channel must be a channel name"));
+      return null;
+    }
+    return channel;
   }
 
   private static boolean act(Context ctx, String action, Action operation) {
@@ -129,7 +158,11 @@ public final class HttpApi implements AutoCloseable {
       json(ctx, 400, Map.of("error", "eventId must be a UUID"));
       return false;
     }
-    boolean done = operation.apply(eventId, operator.strip());
+    String channel = channel(ctx);
+    if (channel == null) {
+      return false;
+    }
+    boolean done = operation.apply(eventId, channel.isEmpty() ? null : channel, operator.strip());
     LOG.info(
         "operator action action={} event_id={} operator=\"{}\" applied={}",
         action,

@@ -19,20 +19,20 @@ import java.util.UUID;
 final class OperatorStore {
   private static final String SERVICES =
       """
-      select service,
+      select service, channel,
              count(*) filter (where status = 'PENDING') as pending,
              count(*) filter (where status = 'DEAD') as dead,
              min(received_at) filter (where status = 'PENDING') as oldest_pending
         from notifier_receipt where status in ('PENDING', 'DEAD')
-       group by service order by service
+       group by service, channel order by service, channel
       """;
 
   private static final String RECEIPTS =
       """
-      select event_id, service, kind, status, head, attempts, last_status, last_error,
+      select event_id, service, channel, kind, status, head, attempts, last_status, last_error,
              received_at, available_at, dead_at
         from notifier_receipt
-       where status = ? and (?::text is null or service = ?)
+       where status = ? and (?::text is null or service = ?) and (?::text is null or channel = ?)
        order by seq limit 500
       """;
 
@@ -41,7 +41,7 @@ final class OperatorStore {
       update notifier_receipt
          set status = 'PENDING', attempts = 0, available_at = now(), claim_token = null,
              dead_at = null, replayed_by = ?, replayed_at = now()
-       where event_id = ? and status = 'DEAD'
+       where event_id = ? and (?::text is null or channel = ?) and status = 'DEAD'
       returning service
       """;
 
@@ -49,7 +49,7 @@ final class OperatorStore {
       """
       update notifier_receipt
          set status = 'SKIPPED', head = false, claim_token = null, skipped_by = ?, skipped_at = now()
-       where event_id = ?
+       where event_id = ? and (?::text is null or channel = ?)
          and (status = 'DEAD' or (status = 'PENDING' and (claim_token is null or available_at <= now())))
       returning service
       """;
@@ -67,7 +67,7 @@ final class OperatorStore {
     return database.inTransaction("listing services", c -> rows(c.prepareStatement(SERVICES)));
   }
 
-  List<Map<String, Object>> receipts(String status, String service) {
+  List<Map<String, Object>> receipts(String status, String service, String channel) {
     return database.inTransaction(
         "listing receipts",
         c -> {
@@ -75,21 +75,29 @@ final class OperatorStore {
           statement.setString(1, status);
           statement.setString(2, service);
           statement.setString(3, service);
+          statement.setString(4, channel);
+          statement.setString(5, channel);
           return rows(statement);
         });
   }
 
-  /** Returns false when the receipt is not dead (nothing to replay). */
-  boolean replay(UUID eventId, String operator) {
-    return act(REPLAY, "REPLAY", eventId, operator, false);
+  /**
+   * Replays the event's dead deliveries ({@code channel} null: on every channel); false when none
+   * is dead (nothing to replay).
+   */
+  boolean replay(UUID eventId, String channel, String operator) {
+    return act(REPLAY, "REPLAY", eventId, channel, operator, false);
   }
 
-  /** Returns false when the receipt is delivered, skipped, or in flight. */
-  boolean skip(UUID eventId, String operator) {
-    return act(SKIP, "SKIP", eventId, operator, true);
+  /**
+   * Skips the event's unfinished deliveries; false when all are delivered, skipped or in flight.
+   */
+  boolean skip(UUID eventId, String channel, String operator) {
+    return act(SKIP, "SKIP", eventId, channel, operator, true);
   }
 
-  private boolean act(String sql, String action, UUID eventId, String operator, boolean advance) {
+  private boolean act(
+      String sql, String action, UUID eventId, String channel, String operator, boolean advance) {
     return database.inTransaction(
         action + " " + eventId,
         c -> {
@@ -101,6 +109,8 @@ final class OperatorStore {
           try (PreparedStatement statement = c.prepareStatement(sql)) {
             statement.setString(1, operator);
             statement.setObject(2, eventId);
+            statement.setString(3, channel);
+            statement.setString(4, channel);
             try (ResultSet rows = statement.executeQuery()) {
               if (!rows.next()) {
                 return false;
@@ -122,7 +132,7 @@ final class OperatorStore {
 
   private static String serviceOf(java.sql.Connection c, UUID eventId) throws SQLException {
     try (PreparedStatement statement =
-        c.prepareStatement("select service from notifier_receipt where event_id = ?")) {
+        c.prepareStatement("select service from notifier_receipt where event_id = ? limit 1")) {
       statement.setObject(1, eventId);
       try (ResultSet rows = statement.executeQuery()) {
         return rows.next() ? rows.getString(1) : null;

@@ -1,9 +1,12 @@
 package dev.vigil.notifier.delivery;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.notifier.channel.ChannelRoutes;
+import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,13 +15,13 @@ import java.util.List;
 /**
  * The delivery side of one notifier instance: {@code workers} threads working off receipts.
  *
- * <p>Guarantees (across any number of workers and instances sharing the database): per service,
- * events are delivered strictly in receipt order and at most one is in flight; a failing or dead
- * delivery blocks only its own service; a receipt is retried with exponential backoff and jitter
- * (honouring Retry-After up to a bound) until delivered, a permanent failure, or {@code
- * maxAttempts}, then parked as dead until an operator replays or skips it. Delivery is
- * at-least-once: a crash between the send and recording it re-sends the same event id, which
- * receivers de-duplicate ({@code Idempotency-Key}, {@code webhook-id}).
+ * <p>Guarantees (across any number of workers and instances sharing the database): per service and
+ * channel, events are delivered strictly in receipt order and at most one is in flight; a failing
+ * or dead delivery blocks only its own service on its own channel; a receipt is retried with
+ * exponential backoff and jitter (honouring Retry-After up to a bound) until delivered, a permanent
+ * failure, or {@code maxAttempts}, then parked as dead until an operator replays or skips it.
+ * Delivery is at-least-once: a crash between the send and recording it re-sends the same event id,
+ * which receivers de-duplicate ({@code Idempotency-Key}, {@code webhook-id}).
  */
 public final class Delivery implements AutoCloseable {
   private final WebhookSender sender;
@@ -28,16 +31,30 @@ public final class Delivery implements AutoCloseable {
   private volatile DeliveryStore.Backlog backlog = new DeliveryStore.Backlog(0, 0, null);
   private volatile long backlogReadAt;
 
+  /** Every event to the signed webhook of {@code routes}. */
   public Delivery(
       Database database, WebhookRoutes routes, DeliveryOptions options, MeterRegistry registry) {
+    this(
+        database,
+        ChannelRoutes.webhookOnly(new WebhookChannel(routes, Clock.systemUTC())),
+        options,
+        registry);
+  }
+
+  /**
+   * Delivers to every channel of {@code channels}; each (event, channel) row has its own order,
+   * retries and dead state, so one failing channel holds back only its own deliveries.
+   */
+  public Delivery(
+      Database database, ChannelRoutes channels, DeliveryOptions options, MeterRegistry registry) {
     this.store = new DeliveryStore(database);
     this.sender =
         new WebhookSender(
-            routes,
+            channels.channels(),
             options.connectTimeout(),
             options.readTimeout(),
             options.workers() * options.batchSize());
-    DeliveryMetrics metrics = new DeliveryMetrics(registry);
+    DeliveryMetrics metrics = new DeliveryMetrics(registry, channels.names());
     for (int i = 0; i < options.workers(); i++) {
       DeliveryWorker worker = new DeliveryWorker(store, sender, metrics, options);
       workers.add(worker);

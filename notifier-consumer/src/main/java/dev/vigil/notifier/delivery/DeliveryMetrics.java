@@ -4,21 +4,33 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-/** Delivery meters: attempts by outcome, request duration, receipt-to-delivery latency. */
+/**
+ * Delivery meters: attempts by outcome and channel, request duration, receipt-to-delivery latency.
+ */
 final class DeliveryMetrics {
+  static final String[] OUTCOMES = {"delivered", "retry", "dead", "lease_lost", "not_sent"};
+
   private final MeterRegistry registry;
   private final Map<String, Counter> attempts = new ConcurrentHashMap<>();
   private final Timer request;
   private final Timer latency;
 
   DeliveryMetrics(MeterRegistry registry) {
+    this(registry, List.of("webhook"));
+  }
+
+  /** With every channel's counters registered at 0, so rates work from the first attempt. */
+  DeliveryMetrics(MeterRegistry registry, List<String> channels) {
     this.registry = registry;
-    for (String outcome : new String[] {"delivered", "retry", "dead", "lease_lost"}) {
-      attempt(outcome, 0);
+    for (String channel : channels) {
+      for (String outcome : OUTCOMES) {
+        attempt(outcome, channel, 0);
+      }
     }
     this.request =
         Timer.builder("vigil.notifier.request.duration")
@@ -30,18 +42,19 @@ final class DeliveryMetrics {
             .register(registry);
   }
 
-  void attempt(String outcome) {
-    attempt(outcome, 1);
+  void attempt(String outcome, String channel) {
+    attempt(outcome, channel, 1);
   }
 
-  private void attempt(String outcome, int amount) {
+  private void attempt(String outcome, String channel, int amount) {
     attempts
         .computeIfAbsent(
-            outcome,
-            o ->
+            outcome + "\n" + channel,
+            k ->
                 Counter.builder("vigil.notifier.attempts")
-                    .description("Webhook attempts by outcome")
-                    .tag("outcome", o)
+                    .description("Delivery attempts by outcome and channel")
+                    .tag("outcome", outcome)
+                    .tag("channel", channel)
                     .register(registry))
         .increment(amount);
   }

@@ -41,7 +41,7 @@ final class DeliveryStore {
   private static String claimStatement(String filter) {
     return """
         with candidate as (
-          select event_id from notifier_receipt
+          select event_id, channel from notifier_receipt
            where %s head and status = 'PENDING' and available_at <= now()
            order by available_at
            limit ?
@@ -51,8 +51,9 @@ final class DeliveryStore {
                available_at = clock_timestamp() + ? * interval '1 millisecond',
                attempts = r.attempts + 1
           from candidate c
-         where r.event_id = c.event_id
-        returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at
+         where r.event_id = c.event_id and r.channel = c.channel
+        returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at,
+                  r.channel
         """
         .formatted(filter);
   }
@@ -62,11 +63,15 @@ final class DeliveryStore {
   private static final String DELIVERED =
       """
       update notifier_receipt r
-         set status = 'DELIVERED', head = false, claim_token = null, delivered_at = now(),
-             last_status = u.status, last_error = null
+         set status = case when u.status = 0 then 'SKIPPED' else 'DELIVERED' end,
+             head = false, claim_token = null,
+             delivered_at = case when u.status = 0 then null else now() end,
+             skipped_at = case when u.status = 0 then now() end,
+             skipped_by = case when u.status = 0 then 'channel:' || r.channel end,
+             last_status = nullif(u.status, 0), last_error = null
         from unnest(?::uuid[], ?::uuid[], ?::int[]) as u(event_id, token, status)
        where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
-      returning r.event_id, r.service
+      returning u.token, r.service
       """;
 
   private static final String RETRY =
@@ -77,7 +82,7 @@ final class DeliveryStore {
         from unnest(?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::text[])
              as u(event_id, token, delay_ms, status, error)
        where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
-      returning r.event_id
+      returning u.token
       """;
 
   private static final String DEAD =
@@ -87,13 +92,13 @@ final class DeliveryStore {
              last_status = u.status, last_error = u.error
         from unnest(?::uuid[], ?::uuid[], ?::int[], ?::text[]) as u(event_id, token, status, error)
        where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
-      returning r.event_id
+      returning u.token
       """;
 
   /** Claims the next heads of the services given as a text array (chained after a delivery). */
   private static final String CLAIM_NEXT = claimStatement("service = any(?) and");
 
-  /** What recording a set of results produced. */
+  /** What recording a set of results produced; {@code refused} holds claim tokens. */
   record Recorded(Set<UUID> refused, List<Claim> next) {}
 
   /** A result to record for one claim. */
@@ -136,7 +141,8 @@ final class DeliveryStore {
                 rows.getString(4),
                 rows.getInt(5),
                 rows.getObject(6, UUID.class),
-                rows.getTimestamp(7).toInstant()));
+                rows.getTimestamp(7).toInstant(),
+                rows.getString(8)));
       }
     }
     return claims;
@@ -145,7 +151,7 @@ final class DeliveryStore {
   /**
    * Records results in one transaction.
    *
-   * @return the event ids whose result was refused because the token no longer holds
+   * @return the claim tokens whose result was refused because the token no longer holds
    */
   Set<UUID> record(List<Result> results) {
     return record(results, 0, Duration.ZERO).refused();
@@ -222,8 +228,8 @@ final class DeliveryStore {
           }
           Set<UUID> refused = new HashSet<>();
           for (Result result : results) {
-            if (!accepted.contains(result.claim().eventId())) {
-              refused.add(result.claim().eventId());
+            if (!accepted.contains(result.claim().token())) {
+              refused.add(result.claim().token());
             }
           }
           return new Recorded(refused, next);

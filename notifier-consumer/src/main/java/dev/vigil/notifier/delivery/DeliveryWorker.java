@@ -123,7 +123,7 @@ final class DeliveryWorker implements Runnable {
       try {
         Set<UUID> refused = store.record(done);
         Instant now = Instant.now();
-        done.forEach(result -> report(result, refused.contains(result.claim().eventId()), now));
+        done.forEach(result -> report(result, refused.contains(result.claim().token()), now));
       } catch (RuntimeException e) {
         LOG.warn(
             "delivery results lost on stop count={} (leases expire, receipts are retried)"
@@ -146,7 +146,7 @@ final class DeliveryWorker implements Runnable {
     inFlight -= done.size();
     Instant now = Instant.now();
     for (DeliveryStore.Result result : done) {
-      report(result, recorded.refused().contains(result.claim().eventId()), now);
+      report(result, recorded.refused().contains(result.claim().token()), now);
     }
     dispatch(recorded.next());
   }
@@ -200,6 +200,9 @@ final class DeliveryWorker implements Runnable {
       case Outcome.Delivered d ->
           new DeliveryStore.Result(
               claim, DeliveryStore.Result.Kind.DELIVERED, d.status(), null, null);
+      case Outcome.NotSent n ->
+          // status 0 on a delivered result records it as SKIPPED by the channel
+          new DeliveryStore.Result(claim, DeliveryStore.Result.Kind.DELIVERED, 0, n.reason(), null);
       case Outcome.Permanent p ->
           new DeliveryStore.Result(
               claim, DeliveryStore.Result.Kind.DEAD, p.status(), p.error(), null);
@@ -223,34 +226,48 @@ final class DeliveryWorker implements Runnable {
   private void report(DeliveryStore.Result result, boolean refused, Instant now) {
     Claim claim = result.claim();
     if (refused) {
-      metrics.attempt("lease_lost");
+      metrics.attempt("lease_lost", claim.channel());
       LOG.warn(
-          "delivery result refused service={} event_id={} attempt={} outcome={}"
+          "delivery result refused service={} channel={} event_id={} attempt={} outcome={}"
               + " reason=\"token no longer holds (lease expired and reclaimed)\"",
           claim.service(),
+          claim.channel(),
           claim.eventId(),
           claim.attempts(),
           result.kind());
       return;
     }
+    if (result.kind() == DeliveryStore.Result.Kind.DELIVERED && result.status() == 0) {
+      metrics.attempt("not_sent", claim.channel());
+      LOG.debug(
+          "delivery skipped by channel service={} channel={} event_id={} kind={} reason=\"{}\"",
+          claim.service(),
+          claim.channel(),
+          claim.eventId(),
+          claim.kind(),
+          result.error());
+      return;
+    }
     switch (result.kind()) {
       case DELIVERED -> {
-        metrics.attempt("delivered");
+        metrics.attempt("delivered", claim.channel());
         metrics.delivered(Duration.between(claim.receivedAt(), now));
         LOG.debug(
-            "delivered service={} event_id={} kind={} attempt={} status={}",
+            "delivered service={} channel={} event_id={} kind={} attempt={} status={}",
             claim.service(),
+            claim.channel(),
             claim.eventId(),
             claim.kind(),
             claim.attempts(),
             result.status());
       }
       case RETRY -> {
-        metrics.attempt("retry");
+        metrics.attempt("retry", claim.channel());
         LOG.info(
-            "delivery retry service={} event_id={} attempt={} status={} retry_in_ms={}"
+            "delivery retry service={} channel={} event_id={} attempt={} status={} retry_in_ms={}"
                 + " error=\"{}\"",
             claim.service(),
+            claim.channel(),
             claim.eventId(),
             claim.attempts(),
             result.status(),
@@ -258,11 +275,12 @@ final class DeliveryWorker implements Runnable {
             result.error());
       }
       case DEAD -> {
-        metrics.attempt("dead");
+        metrics.attempt("dead", claim.channel());
         LOG.warn(
-            "delivery dead service={} event_id={} attempt={} status={} error=\"{}\""
-                + " (service blocked until replay or skip)",
+            "delivery dead service={} channel={} event_id={} attempt={} status={} error=\"{}\""
+                + " (service blocked on this channel until replay or skip)",
             claim.service(),
+            claim.channel(),
             claim.eventId(),
             claim.attempts(),
             result.status(),

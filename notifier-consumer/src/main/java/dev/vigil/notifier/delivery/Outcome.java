@@ -15,6 +15,9 @@ sealed interface Outcome {
    */
   record Retryable(int status, String error, Duration retryAfter) implements Outcome {}
 
+  /** The channel deliberately sends nothing for this event (e.g. PagerDuty on REMINDER). */
+  record NotSent(String reason) implements Outcome {}
+
   /** Will never succeed as is: other 4xx, 3xx (redirects are not followed), 1xx. */
   record Permanent(int status, String error) implements Outcome {}
 

@@ -1,19 +1,29 @@
 package dev.vigil.notifier.delivery;
 
-import dev.vigil.contract.webhook.WebhookSignature;
-import dev.vigil.notifier.webhook.WebhookRoute;
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.kit.SafeText;
+import dev.vigil.notifier.channel.Channel;
+import dev.vigil.notifier.channel.ChannelRequest;
+import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
+import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpField;
@@ -22,12 +32,14 @@ import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * Sends one claimed receipt as a signed POST through one shared Jetty {@link HttpClient}
- * (asynchronous, HTTP/1.1, pooled keep-alive connections, TLS with hostname verification).
- * Redirects are never followed: a 3xx is an outcome and its Location is never requested. Each
- * request has a connect timeout and a total timeout ({@code readTimeout}: connecting, sending and
- * the complete response). Response bodies are discarded unread. Never throws: every failure becomes
- * an {@link Outcome}.
+ * Sends one claimed receipt to its channel (the request built by the {@link Channel}; the default
+ * is the signed webhook) through one shared Jetty {@link HttpClient} (asynchronous, HTTP/1.1,
+ * pooled keep-alive connections, TLS with hostname verification). Redirects are never followed: a
+ * 3xx is an outcome and its Location is never requested. Each request has a connect timeout and a
+ * total timeout ({@code readTimeout}: connecting, sending and the complete response). Response
+ * bodies are discarded unread, except the first {@value #MAX_ERROR_BODY} bytes of an error answer
+ * when the channel asks for them (PagerDuty's {@code errors}, Slack's reason), which end up,
+ * sanitised, in the delivery's error. Never throws: every failure becomes an {@link Outcome}.
  *
  * <p>No request is re-sent here: a request that fails (for example on a keep-alive connection the
  * peer closed at that moment) is an ordinary retryable outcome, retried by the delivery loop with
@@ -37,7 +49,10 @@ final class WebhookSender implements AutoCloseable {
   /** Pooled connections unused this long are closed, well before receivers usually drop them. */
   private static final Duration POOLED_IDLE = Duration.ofSeconds(2);
 
-  private final WebhookRoutes routes;
+  /** At most this much of an error answer's body is kept (channels that ask for it). */
+  static final int MAX_ERROR_BODY = 1024;
+
+  private final Map<String, Channel> channels;
   private final Duration readTimeout;
   private final HttpClient client;
 
@@ -67,7 +82,38 @@ final class WebhookSender implements AutoCloseable {
       int maxInFlight,
       SslContextFactory.Client tls,
       Duration pooledIdle) {
-    this.routes = routes;
+    this(
+        Map.of(WebhookChannel.NAME, new WebhookChannel(routes, Clock.systemUTC())),
+        connectTimeout,
+        readTimeout,
+        maxInFlight,
+        tls,
+        pooledIdle);
+  }
+
+  /** Sends to every channel in {@code channels} (by name) through one client. */
+  WebhookSender(
+      Map<String, Channel> channels,
+      Duration connectTimeout,
+      Duration readTimeout,
+      int maxInFlight) {
+    this(
+        channels,
+        connectTimeout,
+        readTimeout,
+        maxInFlight,
+        new SslContextFactory.Client(),
+        POOLED_IDLE);
+  }
+
+  private WebhookSender(
+      Map<String, Channel> channels,
+      Duration connectTimeout,
+      Duration readTimeout,
+      int maxInFlight,
+      SslContextFactory.Client tls,
+      Duration pooledIdle) {
+    this.channels = Map.copyOf(channels);
     this.readTimeout = readTimeout;
     tls.setEndpointIdentificationAlgorithm("HTTPS"); // verify the certificate names the host
     HttpClient http = new HttpClient();
@@ -99,48 +145,107 @@ final class WebhookSender implements AutoCloseable {
   CompletableFuture<Outcome> send(Claim claim) {
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     try {
-      request(claim)
-          .send(
-              result ->
-                  outcome.complete(
-                      result.isFailed() ? ofFailure(result.getFailure()) : ofResponse(result)));
+      Channel channel = channels.get(claim.channel());
+      if (channel == null) {
+        outcome.complete(
+            new Outcome.Retryable(
+                0, "channel '" + claim.channel() + "' is not configured on this instance", null));
+        return outcome;
+      }
+      Optional<ChannelRequest> built;
+      if (channel instanceof WebhookChannel webhook) {
+        built = Optional.of(webhook.signed(claim.eventId(), claim.service(), claim.payload()));
+      } else {
+        AlertEvent event = AlertEventJson.read(claim.payload().getBytes(StandardCharsets.UTF_8));
+        built = channel.request(event, claim.payload());
+      }
+      if (built.isEmpty()) {
+        outcome.complete(
+            new Outcome.NotSent(
+                "channel '" + channel.name() + "' sends nothing for " + claim.kind()));
+        return outcome;
+      }
+      ErrorBody errorBody = built.get().readErrorBody() ? new ErrorBody() : null;
+      Request request = request(built.get());
+      if (errorBody != null) {
+        request.onResponseContent(errorBody);
+      }
+      request.send(
+          result ->
+              outcome.complete(
+                  result.isFailed()
+                      ? ofFailure(result.getFailure())
+                      : ofResponse(result, errorBody)));
     } catch (RuntimeException e) {
       outcome.complete(ofFailure(e));
     }
     return outcome;
   }
 
-  private Request request(Claim claim) {
-    WebhookRoute route = routes.routeFor(claim.service());
-    byte[] body = claim.payload().getBytes(StandardCharsets.UTF_8);
-    String id = claim.eventId().toString();
-    long timestamp = Instant.now().getEpochSecond();
-    String signature = WebhookSignature.sign(route.secrets(), id, timestamp, body);
+  private Request request(ChannelRequest built) {
     long timeoutMillis = Math.max(1, readTimeout.toMillis());
+    String contentType = built.headers().getOrDefault("Content-Type", "application/json");
     return client
-        .newRequest(route.url())
+        .newRequest(built.url())
         .method(HttpMethod.POST)
         .followRedirects(false)
         .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
         .idleTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-        .body(new BytesRequestContent("application/json", body))
+        .body(new BytesRequestContent(contentType, built.body()))
         .headers(
-            headers -> {
-              headers.put("Idempotency-Key", id);
-              headers.put(WebhookSignature.HEADER_ID, id);
-              headers.put(WebhookSignature.HEADER_TIMESTAMP, Long.toString(timestamp));
-              headers.put(WebhookSignature.HEADER_SIGNATURE, signature);
-              if (route.bearerToken() != null) {
-                headers.put(HttpHeader.AUTHORIZATION, "Bearer " + route.bearerToken());
-              }
-            });
+            headers ->
+                built
+                    .headers()
+                    .forEach(
+                        (name, value) -> {
+                          if (!name.equalsIgnoreCase("Content-Type")) {
+                            headers.put(name, value);
+                          }
+                        }));
   }
 
-  private static Outcome ofResponse(Result result) {
+  /** Keeps the first {@value #MAX_ERROR_BODY} bytes of a non-2xx answer, discards the rest. */
+  private static final class ErrorBody implements Response.ContentListener {
+    private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+
+    @Override
+    public void onContent(Response response, ByteBuffer content) {
+      int status = response.getStatus();
+      if (status >= 200 && status < 300) {
+        return;
+      }
+      int room = MAX_ERROR_BODY - kept.size();
+      if (room > 0) {
+        byte[] chunk = new byte[Math.min(room, content.remaining())];
+        content.get(chunk);
+        kept.write(chunk, 0, chunk.length);
+      }
+    }
+
+    /** The kept text, made safe for a column and a log line; empty when there was none. */
+    String text() {
+      String text = kept.toString(StandardCharsets.UTF_8).strip();
+      return text.isEmpty() ? "" : SafeText.text(text, 300);
+    }
+  }
+
+  private static Outcome ofResponse(Result result, ErrorBody errorBody) {
     var response = result.getResponse();
-    return Outcome.ofStatus(
-        response.getStatus(),
-        Backoff.parseRetryAfter(response.getHeaders().get(HttpHeader.RETRY_AFTER), Instant.now()));
+    Outcome outcome =
+        Outcome.ofStatus(
+            response.getStatus(),
+            Backoff.parseRetryAfter(
+                response.getHeaders().get(HttpHeader.RETRY_AFTER), Instant.now()));
+    String body = errorBody == null ? "" : errorBody.text();
+    if (body.isEmpty()) {
+      return outcome;
+    }
+    return switch (outcome) {
+      case Outcome.Retryable r ->
+          new Outcome.Retryable(r.status(), r.error() + ": " + body, r.retryAfter());
+      case Outcome.Permanent p -> new Outcome.Permanent(p.status(), p.error() + ": " + body);
+      default -> outcome;
+    };
   }
 
   /** Timeouts and unreachable receivers are told apart; messages never contain the URL path. */

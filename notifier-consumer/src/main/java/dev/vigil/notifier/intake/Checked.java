@@ -4,6 +4,7 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.InvalidAlertEventException;
+import dev.vigil.contract.UnknownAlertKindException;
 import dev.vigil.kit.SafeText;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -49,10 +50,27 @@ sealed interface Checked {
     }
   }
 
+  /**
+   * A well-formed event of a kind this code does not know (added to the contract later): skipped,
+   * neither delivered nor parked. {@code kind} is as received, at most 40 characters, sanitised.
+   */
+  record Skipped(String topic, int partition, long offset, String kind) implements Checked {
+    public Skipped {
+      kind = SafeText.text(kind, 60);
+    }
+  }
+
   /** Classifies {@code record}; never throws for bad input. */
   static Checked of(ConsumerRecord<byte[], byte[]> record) {
     try {
       return classify(record);
+    } catch (UnknownAlertKindException e) {
+      // Only a name a later contract could add (upper case, digits, _) is skipped; anything else
+      // in kind (control characters, lower case, blanks) is a broken record and parked.
+      if (!e.kind().matches("[A-Z][A-Z0-9_]{0,39}")) {
+        return rejected(record, e.field(), e.getMessage());
+      }
+      return new Skipped(record.topic(), record.partition(), record.offset(), e.kind());
     } catch (InvalidAlertEventException e) {
       return rejected(record, e.field(), e.getMessage());
     } catch (RuntimeException e) {

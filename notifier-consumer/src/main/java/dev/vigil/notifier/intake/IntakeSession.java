@@ -33,6 +33,9 @@ final class IntakeSession {
   interface Sink {
     void stored(ReceiptStore.Stored stored, List<Checked.Rejected> parked);
 
+    /** Events of kinds this code does not know, skipped (stored in the same transaction). */
+    default void skipped(List<Checked.Skipped> skipped) {}
+
     void state(IntakeState state);
 
     /** A poll returned without failing (a restarted consumer works again). */
@@ -71,15 +74,17 @@ final class IntakeSession {
       }
       List<Checked.Accepted> accepted = new ArrayList<>(records.count());
       List<Checked.Rejected> parked = new ArrayList<>();
+      List<Checked.Skipped> skipped = new ArrayList<>();
       for (ConsumerRecord<byte[], byte[]> record : records) {
         switch (Checked.of(record)) {
           case Checked.Accepted a -> accepted.add(a);
           case Checked.Rejected r -> parked.add(r);
+          case Checked.Skipped k -> skipped.add(k);
         }
       }
       ReceiptStore.Stored stored;
       try {
-        stored = store.store(accepted, parked);
+        stored = store.store(accepted, parked, skipped);
       } catch (RuntimeException e) {
         sink.state(IntakeState.down(IntakeState.Cause.DATABASE, e.getMessage()));
         LOG.warn(
@@ -100,6 +105,9 @@ final class IntakeSession {
       List<Checked.Rejected> all = new ArrayList<>(parked);
       all.addAll(stored.refused());
       sink.stored(stored, all);
+      if (!skipped.isEmpty()) {
+        sink.skipped(skipped);
+      }
       sink.state(IntakeState.UP);
       backoff = FIRST_BACKOFF;
     }

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -51,20 +52,39 @@ public final class ReceiptConsumer implements AutoCloseable {
    *     StartPosition})
    * @param clientProperties security and pass-through properties, added last (see {@link
    *     dev.vigil.kit.kafka.KafkaClientProperties})
+   * @param channels the delivery channels of a service's events (one receipt row each)
    */
   public record Options(
       String bootstrapServers,
       String topic,
       String groupId,
       Duration startLookBack,
-      Map<String, Object> clientProperties) {
+      Map<String, Object> clientProperties,
+      Function<String, List<String>> channels) {
     /** Without security properties (a PLAINTEXT broker). */
     public Options(String bootstrapServers, String topic, String groupId, Duration startLookBack) {
       this(bootstrapServers, topic, groupId, startLookBack, Map.of());
     }
 
+    /** Every event to the default signed-webhook channel. */
+    public Options(
+        String bootstrapServers,
+        String topic,
+        String groupId,
+        Duration startLookBack,
+        Map<String, Object> clientProperties) {
+      this(
+          bootstrapServers,
+          topic,
+          groupId,
+          startLookBack,
+          clientProperties,
+          ReceiptStore.DEFAULT_CHANNEL);
+    }
+
     public Options {
       clientProperties = Map.copyOf(clientProperties);
+      Objects.requireNonNull(channels, "channels is missing");
       Objects.requireNonNull(bootstrapServers, "bootstrapServers is missing");
       Objects.requireNonNull(topic, "topic is missing");
       Objects.requireNonNull(groupId, "groupId is missing");
@@ -108,6 +128,7 @@ public final class ReceiptConsumer implements AutoCloseable {
   private final Counter rejected;
   private final Counter restarts;
   private final Counter skippedOnStart;
+  private final SkippedKinds skippedKinds;
   private final Thread thread;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean running = true;
@@ -140,7 +161,8 @@ public final class ReceiptConsumer implements AutoCloseable {
       Runnable onNewReceipts) {
     this.consumers = consumers;
     this.registry = registry;
-    this.store = new ReceiptStore(database);
+    this.store = new ReceiptStore(database, options.channels());
+    this.skippedKinds = new SkippedKinds(registry, System::nanoTime);
     this.options = options;
     this.onNewReceipts = onNewReceipts;
     this.received = registry.counter("vigil.notifier.receipts");
@@ -279,6 +301,11 @@ public final class ReceiptConsumer implements AutoCloseable {
       if (stored.inserted() > 0) {
         onNewReceipts.run();
       }
+    }
+
+    @Override
+    public void skipped(List<Checked.Skipped> skipped) {
+      skippedKinds.skipped(skipped);
     }
 
     @Override

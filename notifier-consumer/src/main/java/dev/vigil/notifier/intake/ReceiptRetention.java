@@ -8,12 +8,15 @@ import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Forgets receipts that finished (DELIVERED or SKIPPED) longer than the retention age ago, in
- * batches of short transactions. PENDING and DEAD receipts are never touched, so no delivery and no
+ * Forgets receipts that finished (DELIVERED or SKIPPED) longer than the retention age ago, and the
+ * notes of events skipped for an unknown kind, in batches of short transactions. Each (event,
+ * channel) row goes on its own: a delivered channel's row may go while another channel's row of the
+ * same event is still pending. PENDING and DEAD receipts are never touched, so no delivery and no
  * service's order depends on this job.
  *
  * <p>The price of forgetting: a receipt is what makes a second copy of an event a no-op, so an
@@ -27,11 +30,20 @@ public final class ReceiptRetention implements AutoCloseable {
   private static final String DELETE_BATCH =
       """
       delete from notifier_receipt
-       where event_id in (select event_id from notifier_receipt
+       where (event_id, channel) in (select event_id, channel from notifier_receipt
                            where status in ('DELIVERED', 'SKIPPED')
                              and coalesce(delivered_at, skipped_at) < ?
                            limit ?
                              for update skip locked)
+      """;
+
+  /** Notes of skipped unknown-kind events are kept as long as finished receipts. */
+  private static final String DELETE_SKIPPED =
+      """
+      delete from notifier_skipped_kind
+       where (kafka_topic, kafka_partition, kafka_offset) in
+             (select kafka_topic, kafka_partition, kafka_offset from notifier_skipped_kind
+               where skipped_at < ? limit ? for update skip locked)
       """;
 
   private final Database database;
@@ -65,25 +77,32 @@ public final class ReceiptRetention implements AutoCloseable {
    */
   public long runOnce() {
     Timestamp cutoff = Timestamp.from(clock.instant().minus(age));
+    long total = trim("trimming finished receipts", DELETE_BATCH, cutoff, deleted::increment);
+    trim("trimming skipped-kind notes", DELETE_SKIPPED, cutoff, rows -> {});
+    if (total > 0) {
+      LOG.info("receipts trimmed rows={} finished_before={}", total, cutoff.toInstant());
+    }
+    return total;
+  }
+
+  /** Runs {@code sql} (cutoff, batch size) one batch per transaction until a batch is short. */
+  private long trim(String what, String sql, Timestamp cutoff, IntConsumer onBatch) {
     long total = 0;
     int rows;
     do {
       rows =
           database.inTransaction(
-              "trimming finished receipts",
+              what,
               connection -> {
-                try (PreparedStatement delete = connection.prepareStatement(DELETE_BATCH)) {
+                try (PreparedStatement delete = connection.prepareStatement(sql)) {
                   delete.setTimestamp(1, cutoff);
                   delete.setInt(2, batch);
                   return delete.executeUpdate();
                 }
               });
       total += rows;
-      deleted.increment(rows);
+      onBatch.accept(rows);
     } while (rows == batch && !Thread.currentThread().isInterrupted());
-    if (total > 0) {
-      LOG.info("receipts trimmed rows={} finished_before={}", total, cutoff.toInstant());
-    }
     return total;
   }
 

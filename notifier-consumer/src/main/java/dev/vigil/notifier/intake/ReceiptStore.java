@@ -21,9 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stores one poll batch: receipts ({@code on conflict (event_id) do nothing}), conflicts (same id,
- * different payload: both payloads kept, the receipt untouched) and rejected records. A redelivered
- * record therefore never creates a second receipt.
+ * Stores one poll batch: receipts, conflicts (same id, different payload: both payloads kept, the
+ * receipt untouched), rejected records and skipped ones (a kind this code does not know). An event
+ * gets one receipt row per channel its route names (the default: the signed webhook), inserted only
+ * when the event has no row yet ({@code not exists}, then {@code on conflict (event_id, channel) do
+ * nothing}). A redelivered record therefore never creates a second receipt, even after the routes
+ * changed.
  *
  * <p>The batch is first tried in one transaction. If the database refuses it for a reason that lies
  * in the data (SQLSTATE class 22 data exception, 23 constraint violation, 54 limit exceeded), the
@@ -38,19 +41,44 @@ final class ReceiptStore {
 
   /** What one batch changed; {@code refused} are records the database would not take as valid. */
   record Stored(
-      int inserted, int duplicates, int conflicts, int rejected, List<Checked.Rejected> refused) {}
+      int inserted,
+      int duplicates,
+      int conflicts,
+      int rejected,
+      List<Checked.Rejected> refused,
+      int skipped) {
+    Stored(
+        int inserted, int duplicates, int conflicts, int rejected, List<Checked.Rejected> refused) {
+      this(inserted, duplicates, conflicts, rejected, refused, 0);
+    }
+  }
+
+  /** The channel every event goes to when no routes are configured. */
+  static final Function<String, List<String>> DEFAULT_CHANNEL = service -> List.of("webhook");
 
   private static final String INSERT_RECEIPTS =
       """
       insert into notifier_receipt
-        (event_id, service, kind, incident_id, payload, kafka_topic, kafka_partition, kafka_offset)
-      select u.event_id, u.service, u.kind, u.incident_id, u.payload, u.topic, u.part, u.off
+        (event_id, service, kind, incident_id, payload, kafka_topic, kafka_partition, kafka_offset,
+         channel)
+      select u.event_id, u.service, u.kind, u.incident_id, u.payload, u.topic, u.part, u.off,
+             c.channel
         from unnest(?::uuid[], ?::text[], ?::text[], ?::uuid[], ?::text[], ?::text[], ?::int[],
-                    ?::bigint[]) with ordinality
-             as u(event_id, service, kind, incident_id, payload, topic, part, off, ord)
-       order by u.ord
-      on conflict (event_id) do nothing
+                    ?::bigint[], ?::text[]) with ordinality
+             as u(event_id, service, kind, incident_id, payload, topic, part, off, channels, ord)
+       cross join lateral unnest(string_to_array(u.channels, ',')) with ordinality
+             as c(channel, cord)
+       where not exists (select 1 from notifier_receipt r where r.event_id = u.event_id)
+       order by u.ord, c.cord
+      on conflict (event_id, channel) do nothing
       returning event_id, service
+      """;
+
+  private static final String INSERT_SKIPPED =
+      """
+      insert into notifier_skipped_kind (kafka_topic, kafka_partition, kafka_offset, kind)
+      values (?, ?, ?, ?)
+      on conflict (kafka_topic, kafka_partition, kafka_offset) do nothing
       """;
 
   private static final String INSERT_CONFLICTS =
@@ -58,7 +86,8 @@ final class ReceiptStore {
       insert into notifier_conflict
         (event_id, original_payload, conflicting_payload, kafka_topic, kafka_partition,
          kafka_offset)
-      select u.event_id, r.payload, u.payload, u.topic, u.part, u.off
+      select distinct on (u.event_id, u.payload) u.event_id, r.payload, u.payload, u.topic, u.part,
+             u.off
         from unnest(?::uuid[], ?::text[], ?::text[], ?::int[], ?::bigint[])
              as u(event_id, payload, topic, part, off)
         join notifier_receipt r on r.event_id = u.event_id
@@ -75,15 +104,50 @@ final class ReceiptStore {
       """;
 
   private final Database database;
+  private final Function<String, List<String>> channels;
 
   ReceiptStore(Database database) {
+    this(database, DEFAULT_CHANNEL);
+  }
+
+  /**
+   * @param channels the channels (at least one, names without commas) of a service's events
+   */
+  ReceiptStore(Database database, Function<String, List<String>> channels) {
     this.database = database;
+    this.channels = channels;
   }
 
   Stored store(List<Checked.Accepted> accepted, List<Checked.Rejected> rejected) {
+    return store(accepted, rejected, List.of());
+  }
+
+  /** Stores receipts, parks rejected records and notes skipped ones, in one transaction. */
+  Stored store(
+      List<Checked.Accepted> accepted,
+      List<Checked.Rejected> rejected,
+      List<Checked.Skipped> skipped) {
+    Stored stored = storeReceipts(accepted, rejected, skipped);
+    return new Stored(
+        stored.inserted(),
+        stored.duplicates(),
+        stored.conflicts(),
+        stored.rejected(),
+        stored.refused(),
+        skipped.size());
+  }
+
+  private Stored storeReceipts(
+      List<Checked.Accepted> accepted,
+      List<Checked.Rejected> rejected,
+      List<Checked.Skipped> skipped) {
     try {
       return database.inTransaction(
-          "storing " + accepted.size() + " receipts", c -> storeAll(c, accepted, rejected));
+          "storing " + accepted.size() + " receipts",
+          c -> {
+            insertSkipped(c, skipped);
+            return storeAll(c, accepted, rejected);
+          });
     } catch (DatabaseException e) {
       if (!causedByData(e.sqlState())) {
         throw e;
@@ -96,7 +160,10 @@ final class ReceiptStore {
           SafeText.text(e.getMessage(), SafeText.MAX_REASON));
       return database.inTransaction(
           "storing " + accepted.size() + " receipts one by one",
-          c -> storeEach(c, accepted, rejected));
+          c -> {
+            insertSkipped(c, skipped);
+            return storeEach(c, accepted, rejected);
+          });
     }
   }
 
@@ -109,7 +176,24 @@ final class ReceiptStore {
         && (sqlState.startsWith("22") || sqlState.startsWith("23") || sqlState.startsWith("54"));
   }
 
-  private static Stored storeAll(
+  private static void insertSkipped(Connection connection, List<Checked.Skipped> skipped)
+      throws SQLException {
+    if (skipped.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(INSERT_SKIPPED)) {
+      for (Checked.Skipped s : skipped) {
+        statement.setString(1, s.topic());
+        statement.setInt(2, s.partition());
+        statement.setLong(3, s.offset());
+        statement.setString(4, s.kind());
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  private Stored storeAll(
       Connection connection, List<Checked.Accepted> accepted, List<Checked.Rejected> rejected)
       throws SQLException {
     Set<String> services = new HashSet<>();
@@ -122,7 +206,7 @@ final class ReceiptStore {
         inserted, accepted.size() - inserted - conflicts, conflicts, parked, List.of());
   }
 
-  private static Stored storeEach(
+  private Stored storeEach(
       Connection connection, List<Checked.Accepted> accepted, List<Checked.Rejected> rejected)
       throws SQLException {
     Set<String> services = new HashSet<>();
@@ -190,7 +274,8 @@ final class ReceiptStore {
     return new Stored(inserted, stored - inserted - conflicts, conflicts, parked, refused);
   }
 
-  private static int insertReceipts(
+  /** Inserts one row per (event, channel); returns the number of events that got rows. */
+  private int insertReceipts(
       Connection connection, List<Checked.Accepted> batch, Set<String> services)
       throws SQLException {
     if (batch.isEmpty()) {
@@ -208,15 +293,17 @@ final class ReceiptStore {
           PAYLOAD,
           TOPIC,
           PARTITION,
-          OFFSET);
-      int inserted = 0;
+          OFFSET,
+          new Column<>(
+              "text", a -> String.join(",", channels.apply(a.event().service())), String[]::new));
+      Set<UUID> events = new HashSet<>();
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
-          inserted++;
+          events.add(rows.getObject(1, UUID.class));
           services.add(rows.getString(2));
         }
       }
-      return inserted;
+      return events.size();
     }
   }
 

@@ -37,8 +37,8 @@ public final class ServiceLocks {
   }
 
   /**
-   * Marks the oldest unfinished receipt of each service as its head. Call with the services' locks
-   * held.
+   * Marks the oldest unfinished receipt of each (service, channel) as its head. Call with the
+   * services' locks held.
    */
   public static int promoteHeads(Connection connection, Collection<String> services)
       throws SQLException {
@@ -54,10 +54,10 @@ public final class ServiceLocks {
   private static final String PROMOTE_HEADS =
       """
       update notifier_receipt r set head = true
-      from (select distinct on (service) event_id
+      from (select distinct on (service, channel) event_id, channel
               from notifier_receipt
              where service = any(?) and status in ('PENDING', 'DEAD')
-             order by service, seq) h
-      where r.event_id = h.event_id and not r.head
+             order by service, channel, seq) h
+      where r.event_id = h.event_id and r.channel = h.channel and not r.head
       """;
 }

@@ -96,6 +96,13 @@ final class LocalStack implements AutoCloseable {
     notifier.put("VIGIL_WEBHOOK_URL", webhookUrl);
     notifier.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
     notifier.put("VIGIL_NOTIFIER_ADMIN_TOKEN", secrets.adminToken());
+    if (options.notifierRoutes() != null) {
+      notifier.put("VIGIL_NOTIFIER_ROUTES", options.notifierRoutes());
+      if (options.monitorPort() != 0) {
+        // links in the alerts to the status page and the monitor API
+        notifier.put("VIGIL_NOTIFIER_PUBLIC_URL", "http://127.0.0.1:" + options.monitorPort());
+      }
+    }
     notifierService =
         keep(
             NotifierService.start(
@@ -160,6 +167,12 @@ final class LocalStack implements AutoCloseable {
     if (options.webhookUrl() != null) {
       out.println(
           "  (your webhook receives them; the notifier's /admin API shows what is pending or dead)");
+    }
+    if (options.alertmanagerUrl() != null) {
+      out.println(
+          "  alertmanager     "
+              + options.alertmanagerUrl()
+              + " also gets every alert (alertname VigilServiceDown): see its UI or amtool");
     }
   }
 

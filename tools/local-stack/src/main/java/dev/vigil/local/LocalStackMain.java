@@ -48,6 +48,15 @@ public final class LocalStackMain implements Callable<Integer> {
   private String webhook;
 
   @Option(
+      names = "--alertmanager",
+      paramLabel = "URL",
+      defaultValue = "${env:VIGIL_ALERTMANAGER_URL}",
+      description =
+          "also post every alert to this Alertmanager (API v2), e.g. http://127.0.0.1:9093"
+              + " (default: $VIGIL_ALERTMANAGER_URL)")
+  private String alertmanager;
+
+  @Option(
       names = "--base-port",
       paramLabel = "N",
       defaultValue = "18080",
@@ -70,7 +79,7 @@ public final class LocalStackMain implements Callable<Integer> {
   /** The options as the stack uses them; a bad value is a usage error (exit 2). */
   LocalStackOptions options() {
     try {
-      return new LocalStackOptions(data, targets, webhook, basePort);
+      return new LocalStackOptions(data, targets, webhook, basePort, alertmanager);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -13,9 +13,33 @@ import java.nio.file.Path;
  * @param webhookUrl the user's webhook URL, or null for the reference receiver
  * @param basePort first of the ports: PostgreSQL base, Kafka base+1, monitor base+2, relay base+3,
  *     notifier base+4, receiver base+5, demo targets base+6
+ * @param alertmanagerUrl an Alertmanager that also gets every alert (API v2), or null
  */
-record LocalStackOptions(Path dataDir, Path targetsFile, String webhookUrl, int basePort) {
+record LocalStackOptions(
+    Path dataDir, Path targetsFile, String webhookUrl, int basePort, String alertmanagerUrl) {
+
+  /** Without an Alertmanager. */
+  LocalStackOptions(Path dataDir, Path targetsFile, String webhookUrl, int basePort) {
+    this(dataDir, targetsFile, webhookUrl, basePort, null);
+  }
+
   LocalStackOptions {
+    if (alertmanagerUrl != null && alertmanagerUrl.isBlank()) {
+      alertmanagerUrl = null;
+    }
+    if (alertmanagerUrl != null) {
+      URI uri;
+      try {
+        uri = URI.create(alertmanagerUrl);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--alertmanager: not a URL: " + alertmanagerUrl);
+      }
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null) {
+        throw new IllegalArgumentException(
+            "--alertmanager: must be an http or https URL: " + alertmanagerUrl);
+      }
+    }
     if (targetsFile != null && !Files.isRegularFile(targetsFile)) {
       throw new IllegalArgumentException("--targets: no such file: " + targetsFile);
     }
@@ -35,6 +59,21 @@ record LocalStackOptions(Path dataDir, Path targetsFile, String webhookUrl, int 
       throw new IllegalArgumentException(
           "--base-port: must be 0 (any free ports) or between 1024 and 65000, was " + basePort);
     }
+  }
+
+  /**
+   * The notifier's routes when an Alertmanager is set: every service to the signed webhook and to
+   * the Alertmanager (channel {@code alertmanager}); null otherwise.
+   */
+  String notifierRoutes() {
+    if (alertmanagerUrl == null) {
+      return null;
+    }
+    return """
+        {"channels": {"alertmanager": {"type": "alertmanager", "url": "%s"}},
+         "routes": [{"match": "*", "channels": ["webhook", "alertmanager"]}]}
+        """
+        .formatted(alertmanagerUrl);
   }
 
   private int port(int offset) {

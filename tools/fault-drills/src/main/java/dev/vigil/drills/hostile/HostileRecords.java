@@ -35,11 +35,19 @@ public final class HostileRecords implements AutoCloseable {
     /** The same event id and payload as a receipt: nothing new, no second delivery. */
     DUPLICATE,
     /** The same event id, another payload: a row in {@code notifier_conflict}. */
-    CONFLICT
+    CONFLICT,
+    /**
+     * A well-formed event of a kind the notifier does not know: skipped (the contract says
+     * consumers skip such kinds), noted in {@code notifier_skipped_kind} at its position, never
+     * parked.
+     */
+    SKIPPED
   }
 
   /** One record as produced. */
   public record Sent(String what, Expect expect, int partition, long offset, UUID eventId) {}
+
+  private static final String UNKNOWN_KIND = "unknown kind";
 
   /** Above the notifier's 64 KiB contract limit, below the broker's default 1 MB. */
   private static final int OVERSIZE = 200 * 1024;
@@ -74,7 +82,8 @@ public final class HostileRecords implements AutoCloseable {
       if (key != null && key.equals("*")) {
         key = services.get(turn++ % services.size());
       }
-      sent.add(send(entry.getKey(), Expect.PARKED, key, (byte[]) entry.getValue()[1], null));
+      Expect expect = entry.getKey().equals(UNKNOWN_KIND) ? Expect.SKIPPED : Expect.PARKED;
+      sent.add(send(entry.getKey(), expect, key, (byte[]) entry.getValue()[1], null));
     }
     sent.add(
         send(
@@ -136,7 +145,7 @@ public final class HostileRecords implements AutoCloseable {
     set.put(
         "oversize value",
         new Object[] {service, bytes(with(fresh(json), "pad", "x".repeat(OVERSIZE)))});
-    set.put("unknown kind", new Object[] {service, bytes(with(fresh(json), "kind", "EXPLODED"))});
+    set.put(UNKNOWN_KIND, new Object[] {service, bytes(with(fresh(json), "kind", "EXPLODED"))});
     set.put(
         "unknown schemaVersion",
         new Object[] {
@@ -164,6 +173,19 @@ public final class HostileRecords implements AutoCloseable {
                     == 1;
             case DUPLICATE ->
                 count(vigilDb, "select count(*) from notifier_receipt where event_id = ?", s) == 1
+                    && count(
+                            vigilDb,
+                            "select count(*) from notifier_rejected where kafka_topic = ?"
+                                + " and kafka_partition = ? and kafka_offset = ?",
+                            s)
+                        == 0;
+            case SKIPPED ->
+                count(
+                            vigilDb,
+                            "select count(*) from notifier_skipped_kind where kafka_topic = ?"
+                                + " and kafka_partition = ? and kafka_offset = ?",
+                            s)
+                        == 1
                     && count(
                             vigilDb,
                             "select count(*) from notifier_rejected where kafka_topic = ?"

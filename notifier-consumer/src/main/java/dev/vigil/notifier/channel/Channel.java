@@ -1,0 +1,21 @@
+package dev.vigil.notifier.channel;
+
+import dev.vigil.contract.AlertEvent;
+import java.util.Optional;
+
+/**
+ * One place alerts go. A channel only builds requests (pure, no I/O); the delivery loop sends them
+ * with its shared HTTP client, timeouts, retries and backoff, and classifies the answer (2xx
+ * delivered; 408, 429, 5xx retried; other 4xx and 3xx dead).
+ */
+public interface Channel {
+  /** The name routes refer to; also the {@code channel} column and metric tag. */
+  String name();
+
+  /**
+   * The request announcing {@code event}, whose canonical JSON is {@code payload}; empty when this
+   * channel deliberately sends nothing for this kind (the delivery is then recorded as skipped by
+   * the channel, and the service's next event on this channel goes on).
+   */
+  Optional<ChannelRequest> request(AlertEvent event, String payload);
+}

@@ -1,0 +1,103 @@
+package dev.vigil.notifier.channel;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.AlertKind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * PagerDuty Events API v2 ({@code POST /v2/enqueue}): {@code trigger} on FAILED, {@code resolve} on
+ * RECOVERED, {@code dedup_key} = incident id, so PagerDuty ties both to one incident. REMINDER
+ * sends nothing (skipped by the channel): PagerDuty escalates and re-notifies an open incident by
+ * its own escalation policy, and a second trigger with the same dedup key would only add a log
+ * entry. PagerDuty answers 202 when it accepted the event, 400 for an invalid one (dead, the
+ * answer's {@code errors} kept in the delivery's error), 429 and 5xx to retry.
+ */
+public final class PagerDutyChannel implements Channel {
+  public static final URI DEFAULT_URL = URI.create("https://events.pagerduty.com/v2/enqueue");
+  static final Set<String> SEVERITIES = Set.of("critical", "error", "warning", "info");
+
+  /** PagerDuty truncates longer summaries; we cut them ourselves so the end is visible. */
+  static final int MAX_SUMMARY = 1024;
+
+  private static final ObjectMapper JSON = AlertEventJson.mapper();
+
+  private final String name;
+  private final URI url;
+  private final String routingKey;
+  private final String severity;
+  private final PublicLinks links;
+
+  /**
+   * @param routingKey the integration's routing key (a secret: never logged, never in toString)
+   */
+  public PagerDutyChannel(
+      String name, URI url, String routingKey, String severity, PublicLinks links) {
+    this.name = Objects.requireNonNull(name);
+    this.url = Objects.requireNonNull(url);
+    if (routingKey == null || routingKey.isBlank()) {
+      throw new IllegalArgumentException("routingKey is missing");
+    }
+    if (!SEVERITIES.contains(severity)) {
+      throw new IllegalArgumentException("severity must be one of " + SEVERITIES);
+    }
+    this.routingKey = routingKey.strip();
+    this.severity = severity;
+    this.links = links;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public Optional<ChannelRequest> request(AlertEvent event, String payload) {
+    if (event.kind() == AlertKind.REMINDER) {
+      return Optional.empty();
+    }
+    ObjectNode body = JSON.createObjectNode();
+    body.put("routing_key", routingKey);
+    body.put("dedup_key", event.incidentId().toString());
+    if (event.kind() == AlertKind.RECOVERED) {
+      body.put("event_action", "resolve");
+    } else {
+      body.put("event_action", "trigger");
+      ObjectNode details = body.putObject("payload");
+      String summary = AlertText.summary(event);
+      details.put(
+          "summary",
+          summary.length() <= MAX_SUMMARY ? summary : summary.substring(0, MAX_SUMMARY - 1) + "…");
+      details.put("source", event.service());
+      details.put("severity", severity);
+      details.put("timestamp", event.occurredAt().toString());
+      details.put("component", event.service());
+      details.put("class", "service down");
+      try {
+        details.set("custom_details", JSON.readTree(payload));
+      } catch (IOException e) {
+        throw new UncheckedIOException("event " + event.eventId() + " payload is not JSON", e);
+      }
+      if (links.present()) {
+        ObjectNode link = body.putArray("links").addObject();
+        link.put("href", links.service(event.service()));
+        link.put("text", "Vigil: " + event.service());
+        body.put("client", "Vigil");
+        body.put("client_url", links.statusPage());
+      }
+    }
+    return Optional.of(ChannelRequest.json(url, body.toString()));
+  }
+
+  @Override
+  public String toString() {
+    return "PagerDutyChannel[name=" + name + ", severity=" + severity + ", routingKey=<redacted>]";
+  }
+}

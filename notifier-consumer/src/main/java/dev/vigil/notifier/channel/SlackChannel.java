@@ -1,0 +1,101 @@
+package dev.vigil.notifier.channel;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.contract.AlertEventJson;
+import java.net.URI;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A Slack incoming webhook: one readable {@code text} message (mrkdwn) per event. FAILED names the
+ * service, since when and the last error; RECOVERED names the incident and when it was opened (the
+ * FAILED it closes) and the downtime; REMINDER says how long the service has been down. Text from
+ * outside (errors, resolutions) is escaped for Slack ({@code &}, {@code <}, {@code >}), so a probe
+ * error can never become a link or a mention. The webhook URL is a credential: it is never logged.
+ */
+public final class SlackChannel implements Channel {
+  private final String name;
+  private final URI url;
+  private final PublicLinks links;
+
+  public SlackChannel(String name, URI url, PublicLinks links) {
+    this.name = Objects.requireNonNull(name);
+    this.url = Objects.requireNonNull(url);
+    this.links = links;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public Optional<ChannelRequest> request(AlertEvent event, String payload) {
+    ObjectNode body = AlertEventJson.mapper().createObjectNode();
+    body.put("text", text(event));
+    return Optional.of(ChannelRequest.json(url, body.toString()));
+  }
+
+  /** The message in Slack's mrkdwn. */
+  String text(AlertEvent event) {
+    String service = "*" + escape(event.service()) + "*";
+    String error =
+        event.lastError() == null ? "" : "\nLast error: `" + escape(event.lastError()) + "`";
+    String text =
+        switch (event.kind()) {
+          case FAILED ->
+              ":red_circle: "
+                  + service
+                  + " is DOWN since "
+                  + event.occurredAt()
+                  + " ("
+                  + event.consecutiveFailures()
+                  + " failed checks)"
+                  + error
+                  + "\nIncident `"
+                  + event.incidentId()
+                  + "`";
+          case RECOVERED ->
+              ":large_green_circle: "
+                  + service
+                  + " RECOVERED at "
+                  + event.occurredAt()
+                  + " after "
+                  + AlertText.human(event.downtime())
+                  + " of downtime"
+                  + (event.resolution() == null ? "" : " (" + escape(event.resolution()) + ")")
+                  + "\nCloses incident `"
+                  + event.incidentId()
+                  + "`, DOWN since "
+                  + event.openedAt();
+          case REMINDER ->
+              ":warning: "
+                  + service
+                  + " is still DOWN: "
+                  + AlertText.human(event.downtime())
+                  + " since "
+                  + event.openedAt()
+                  + error
+                  + "\nIncident `"
+                  + event.incidentId()
+                  + "`";
+        };
+    if (links.present()) {
+      text +=
+          "\n<"
+              + links.statusPage()
+              + "|Status page> · <"
+              + links.service(event.service())
+              + "|"
+              + escape(event.service())
+              + " in the API>";
+    }
+    return text;
+  }
+
+  /** Slack's three control characters in text, as Slack documents them. */
+  static String escape(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+}

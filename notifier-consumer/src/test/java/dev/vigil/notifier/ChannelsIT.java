@@ -1,0 +1,211 @@
+package dev.vigil.notifier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.harness.junit.TestDatabase;
+import dev.vigil.harness.junit.TestKafka;
+import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.notifier.channel.PagerDutyContract;
+import dev.vigil.notifier.channel.SlackContract;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Routes fan out: one event, several channels, each its own delivery with its own retries and
+ * order. The PagerDuty and Slack ends are fakes that check every request against the documented
+ * fields ({@link PagerDutyContract}, {@link SlackContract}).
+ */
+@ExtendWith(VigilInfraExtension.class)
+class ChannelsIT {
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final String PD_ACCEPTED =
+      "{\"status\":\"success\",\"message\":\"Event processed\"}";
+
+  private static Map<String, String> routes(FakeChannel pd, FakeChannel slack) {
+    return Map.of(
+        "VIGIL_NOTIFIER_ROUTES",
+        """
+        channels:
+          oncall: {type: pagerduty, url: "%s", routingKey: env:TEST_PD_KEY}
+          team: {type: slack, url: "%s"}
+        routes:
+          - {match: pay*, channels: [oncall, team, webhook]}
+        """
+            .formatted(pd.url("/v2/enqueue"), slack.url("/services/T0/B0/secret")),
+        "TEST_PD_KEY",
+        "pd-routing-key-0000000000000000",
+        "VIGIL_NOTIFIER_PUBLIC_URL",
+        "https://vigil.example.com",
+        "VIGIL_NOTIFIER_MAX_ATTEMPTS",
+        "100");
+  }
+
+  @Test
+  void aFailingSlackDelaysOnlyItsOwnDeliveriesWhilePagerDutyAndTheWebhookFlow(
+      TestDatabase db, TestKafka kafka) throws Exception {
+    try (FakeChannel pd = new FakeChannel(PagerDutyContract::violations, 202, PD_ACCEPTED);
+        FakeChannel slack = new FakeChannel(SlackContract::violations, 503, "");
+        TestStack stack = TestStack.start(db, kafka, routes(pd, slack))) {
+      AlertEvent down = TestStack.failed("payments");
+      AlertEvent still =
+          AlertEvent.reminder(
+              UUID.randomUUID(),
+              down.incidentId(),
+              "payments",
+              down.occurredAt().plusSeconds(600),
+              20,
+              "<!here> & bye",
+              down.occurredAt());
+      AlertEvent up = TestStack.recovered(down);
+      AlertEvent other = TestStack.failed("search");
+      for (AlertEvent event : List.of(down, still, up, other)) {
+        stack.produce(event);
+      }
+
+      // PagerDuty and the webhook finish while Slack answers 503 on every attempt
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  status(stack, up, "oncall").equals("DELIVERED")
+                      && status(stack, up, "webhook").equals("DELIVERED")
+                      && status(stack, other, "webhook").equals("DELIVERED"));
+      assertThat(status(stack, down, "oncall")).isEqualTo("DELIVERED");
+      assertThat(status(stack, still, "oncall")).isEqualTo("SKIPPED");
+      assertThat(
+              stack.count(
+                  "select count(*) from notifier_receipt where event_id = '"
+                      + other.eventId()
+                      + "'"))
+          .as("search has no route: the webhook only")
+          .isEqualTo(1);
+      assertThat(pd.received)
+          .extracting(r -> r.body().get("event_action").asText())
+          .containsExactly("trigger", "resolve");
+      assertThat(pd.received)
+          .allSatisfy(
+              r ->
+                  assertThat(r.body().get("dedup_key").asText())
+                      .isEqualTo(down.incidentId().toString()));
+      assertThat(pd.violations()).isEmpty();
+      assertThat(status(stack, down, "team")).isEqualTo("PENDING");
+      assertThat(attempts(stack, down, "team")).isGreaterThan(1);
+      assertThat(attempts(stack, up, "team")).as("held back behind its FAILED").isZero();
+      assertThat(slack.received)
+          .allSatisfy(
+              r -> assertThat(r.body().get("text").asText()).contains("*payments* is DOWN"));
+      assertThat(metrics(stack))
+          .containsPattern(
+              "vigil_notifier_attempts_total\\{channel=\"team\",outcome=\"retry\"} [1-9]")
+          .contains("vigil_notifier_attempts_total{channel=\"oncall\",outcome=\"not_sent\"} 1.0");
+      assertThat(admin(stack, "/admin/services"))
+          .contains("\"service\":\"payments\",\"channel\":\"team\",\"pending\":3");
+
+      slack.answer(200, "ok");
+      await().atMost(WAIT).until(() -> status(stack, up, "team").equals("DELIVERED"));
+      assertThat(slack.violations()).isEmpty();
+      List<String> texts =
+          slack.received.stream().map(r -> r.body().get("text").asText()).distinct().toList();
+      assertThat(texts).hasSize(3);
+      assertThat(texts.get(0)).contains("is DOWN since");
+      assertThat(texts.get(1)).contains("still DOWN: 10m 0s").contains("&lt;!here&gt; &amp; bye");
+      assertThat(texts.get(2)).contains("RECOVERED").contains(down.incidentId().toString());
+      assertThat(stack.notifications)
+          .extracting(n -> n.event().eventId())
+          .containsExactlyInAnyOrder(
+              down.eventId(), still.eventId(), up.eventId(), other.eventId());
+    }
+  }
+
+  @Test
+  void pagerDutyRefusingAnEventIsDeadWithItsErrorsAndBlocksOnlyPagerDuty(
+      TestDatabase db, TestKafka kafka) throws Exception {
+    try (FakeChannel pd =
+            new FakeChannel(
+                PagerDutyContract::violations,
+                400,
+                "{\"status\":\"invalid event\",\"message\":\"Event object is invalid\","
+                    + "\"errors\":[\"Length of 'routing_key' is incorrect\"]}");
+        FakeChannel slack = new FakeChannel(SlackContract::violations, 200, "ok");
+        TestStack stack = TestStack.start(db, kafka, routes(pd, slack))) {
+      AlertEvent down = TestStack.failed("payments");
+      AlertEvent up = TestStack.recovered(down);
+      stack.produce(down);
+      stack.produce(up);
+
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  status(stack, up, "team").equals("DELIVERED")
+                      && status(stack, up, "webhook").equals("DELIVERED")
+                      && status(stack, down, "oncall").equals("DEAD"));
+      assertThat(pd.received).hasSize(1);
+      assertThat(
+              stack.scalar(
+                  "select last_status || ' ' || last_error from notifier_receipt where event_id = '"
+                      + down.eventId()
+                      + "' and channel = 'oncall'"))
+          .startsWith("400 HTTP 400")
+          .contains("Length of 'routing_key' is incorrect");
+      assertThat(status(stack, up, "oncall")).isEqualTo("PENDING");
+      assertThat(admin(stack, "/admin/receipts?status=DEAD&channel=oncall"))
+          .contains(down.eventId().toString());
+      assertThat(admin(stack, "/admin/receipts?status=DEAD&channel=team")).isEqualTo("[]");
+    }
+  }
+
+  private static String status(TestStack stack, AlertEvent event, String channel) {
+    return String.valueOf(
+        stack.scalar(
+            "select status from notifier_receipt where event_id = '"
+                + event.eventId()
+                + "' and channel = '"
+                + channel
+                + "'"));
+  }
+
+  private static long attempts(TestStack stack, AlertEvent event, String channel) {
+    return stack.count(
+        "select attempts from notifier_receipt where event_id = '"
+            + event.eventId()
+            + "' and channel = '"
+            + channel
+            + "'");
+  }
+
+  private static String metrics(TestStack stack) throws Exception {
+    return get(stack, "/metrics", null);
+  }
+
+  private static String admin(TestStack stack, String path) throws Exception {
+    return get(stack, path, TestStack.ADMIN_TOKEN);
+  }
+
+  private static String get(TestStack stack, String path, String token) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + stack.notifier.httpPort() + path))
+            .timeout(Duration.ofSeconds(30));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    try (HttpClient client = HttpClient.newHttpClient()) {
+      return client.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+  }
+
+  static Instant now() {
+    return Instant.now();
+  }
+}
