@@ -77,6 +77,7 @@ public final class BenchMain {
     m.put(Cases.PROBING_MIXED, "dev.vigil.bench.probing.MixedProbingSuite");
     m.put(Cases.E2E, "dev.vigil.bench.delivery.EndToEndSuite");
     m.put(Cases.NOTIFIER, "dev.vigil.bench.delivery.NotifierSuite");
+    m.put(Cases.RELAY_CPU, "dev.vigil.bench.relay.RelayCpuSuite");
     return m;
   }
 

@@ -39,7 +39,8 @@ public record BenchOptions(
           "probing",
           "probing-mixed",
           "e2e",
-          "notifier");
+          "notifier",
+          "relay-cpu");
 
   public BenchOptions {
     suites = List.copyOf(suites);
