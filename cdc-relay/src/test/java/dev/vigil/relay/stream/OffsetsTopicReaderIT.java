@@ -29,9 +29,7 @@ class OffsetsTopicReaderIT {
     String topic = kafka.uniqueName("offsets");
     kafka.createTopic(topic, 1);
     try (KafkaProducer<byte[], byte[]> producer = producer(kafka);
-        OffsetsTopicReader reader =
-            new OffsetsTopicReader(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), topic)) {
+        OffsetsTopicReader reader = reader(kafka, topic)) {
       producer.initTransactions();
       for (int i = 0; i < 50; i++) {
         commit(producer, topic, "other-" + i, "v" + i);
@@ -59,9 +57,7 @@ class OffsetsTopicReaderIT {
     String topic = kafka.uniqueName("offsets");
     kafka.createTopic(topic, 1);
     try (KafkaProducer<byte[], byte[]> producer = producer(kafka);
-        OffsetsTopicReader reader =
-            new OffsetsTopicReader(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), topic)) {
+        OffsetsTopicReader reader = reader(kafka, topic)) {
       producer.initTransactions();
       commit(producer, topic, "engine", "{\"lsn\":1}");
       awaitValue(reader, "{\"lsn\":1}");
@@ -83,9 +79,7 @@ class OffsetsTopicReaderIT {
   @Test
   void aTopicThatDoesNotExistYetIsEmptyAndIsReadOnceItExists(TestKafka kafka) {
     String topic = kafka.uniqueName("offsets");
-    try (OffsetsTopicReader reader =
-        new OffsetsTopicReader(
-            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), topic)) {
+    try (OffsetsTopicReader reader = reader(kafka, topic)) {
       assertThat(reader.catchUp()).isEmpty();
       kafka.createTopic(topic, 1);
       try (KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
@@ -105,6 +99,11 @@ class OffsetsTopicReaderIT {
     await()
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(() -> assertThat(value(reader.catchUp(), "engine")).isEqualTo(expected));
+  }
+
+  private static OffsetsTopicReader reader(TestKafka kafka, String topic) {
+    return new OffsetsTopicReader(
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), topic);
   }
 
   private static KafkaProducer<byte[], byte[]> producer(TestKafka kafka) {
