@@ -131,13 +131,13 @@ final class EngineProperties {
             + OutboxContract.COLUMN_SCHEMA_VERSION
             + ":header:"
             + AlertTopic.HEADER_SCHEMA_VERSION);
+    // An equality test rather than Kafka Connect's TopicNameMatches: that one runs a regular
+    // expression for every record the engine streams (see OutboxTopicPredicate).
     p.setProperty("predicates", "isOutbox");
+    p.setProperty("predicates.isOutbox.type", OutboxTopicPredicate.class.getName());
     p.setProperty(
-        "predicates.isOutbox.type",
-        "org.apache.kafka.connect.transforms.predicates.TopicNameMatches");
-    p.setProperty(
-        "predicates.isOutbox.pattern",
-        TOPIC_PREFIX + "\\." + OutboxContract.SCHEMA + "\\." + OutboxContract.TABLE);
+        "predicates.isOutbox." + OutboxTopicPredicate.TOPIC,
+        TOPIC_PREFIX + "." + OutboxContract.SCHEMA + "." + OutboxContract.TABLE);
     return p;
   }
 

@@ -93,14 +93,15 @@ public final class RelaySchema {
         new OffsetRecords(config.get(OFFSETS_TOPIC), EngineProperties.engineName(config))
             .keyPrefix();
     ByteBuffer wanted = ByteBuffer.wrap(prefix);
-    return KafkaOffsetStore.readAll(
-            OutboxStream.offsetsConsumerProperties(config), config.get(OFFSETS_TOPIC))
-        .keySet()
-        .stream()
-        .anyMatch(
-            key ->
-                key.remaining() >= prefix.length
-                    && key.duplicate().limit(key.position() + prefix.length).equals(wanted));
+    try (OffsetsTopicReader reader =
+        new OffsetsTopicReader(
+            OutboxStream.offsetsConsumerProperties(config), config.get(OFFSETS_TOPIC))) {
+      return reader.catchUp().keySet().stream()
+          .anyMatch(
+              key ->
+                  key.remaining() >= prefix.length
+                      && key.duplicate().limit(key.position() + prefix.length).equals(wanted));
+    }
   }
 
   private void ensurePublication(Connection connection) throws SQLException {

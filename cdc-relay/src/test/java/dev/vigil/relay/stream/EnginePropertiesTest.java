@@ -70,7 +70,8 @@ class EnginePropertiesTest {
         .containsEntry(
             "transforms.outbox.table.fields.additional.placement",
             "type:header:kind,incident_id:header:incident_id,schema_version:header:schema_version")
-        .containsEntry("predicates.isOutbox.pattern", "vigil_relay\\.public\\.outbox");
+        .containsEntry("predicates.isOutbox.type", OutboxTopicPredicate.class.getName())
+        .containsEntry("predicates.isOutbox.topic", "vigil_relay.public.outbox");
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -13,6 +14,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.runtime.WorkerConfig;
+import org.apache.kafka.connect.runtime.standalone.StandaloneConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,14 +50,40 @@ class KafkaOffsetStoreIT {
             new ByteArraySerializer())) {
       producer.send(new ProducerRecord<>(topic, KEY, VALUE)).get(30, TimeUnit.SECONDS);
     }
-    Map<String, Object> consumer =
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    KafkaOffsetStore store = new KafkaOffsetStore();
+    store.configure(
+        new StandaloneConfig(
+            Map.of(
+                KafkaOffsetStore.TOPIC,
+                topic,
+                KafkaOffsetStore.CONSUMER_PREFIX + ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                WorkerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                WorkerConfig.KEY_CONVERTER_CLASS_CONFIG,
+                JsonConverter.class.getName(),
+                WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG,
+                JsonConverter.class.getName(),
+                StandaloneConfig.OFFSET_STORAGE_FILE_FILENAME_CONFIG,
+                "unused")));
+    store.start();
+    try {
+      for (int read = 1; read <= 2; read++) {
+        // The first read opens the reader on the interrupted thread, the second reuses it.
+        Thread.currentThread().interrupt();
+        Map<ByteBuffer, ByteBuffer> offsets =
+            store.get(List.of(ByteBuffer.wrap(KEY))).get(60, TimeUnit.SECONDS);
+        boolean stillInterrupted = Thread.interrupted();
 
-    Thread.currentThread().interrupt();
-    Map<ByteBuffer, ByteBuffer> offsets = KafkaOffsetStore.readAll(consumer, topic);
-    boolean stillInterrupted = Thread.interrupted();
-
-    assertThat(offsets).containsEntry(ByteBuffer.wrap(KEY), ByteBuffer.wrap(VALUE));
-    assertThat(stillInterrupted).as("the caller's interrupt is kept").isTrue();
+        assertThat(offsets)
+            .as("read %d", read)
+            .containsEntry(ByteBuffer.wrap(KEY), ByteBuffer.wrap(VALUE));
+        assertThat(stillInterrupted).as("read %d: the caller's interrupt is kept", read).isTrue();
+      }
+    } finally {
+      Thread.currentThread().interrupt();
+      store.stop();
+      assertThat(Thread.interrupted()).as("stop keeps the interrupt").isTrue();
+    }
   }
 }

@@ -42,7 +42,8 @@ public record BenchOptions(
           "notifier",
           "debezium-server",
           "storm",
-          "footprint");
+          "footprint",
+          "relay-cpu");
 
   public BenchOptions {
     suites = List.copyOf(suites);

@@ -25,6 +25,7 @@ public final class Cases {
   public static final String DEBEZIUM_SERVER = "debezium-server";
   public static final String STORM = "storm";
   public static final String FOOTPRINT = "footprint";
+  public static final String RELAY_CPU = "relay-cpu";
 
   private Cases() {}
 
@@ -36,6 +37,11 @@ public final class Cases {
   /** Name of a delivery-mode case ({@code exactly-once} or {@code at-least-once}). */
   public static String delivery(String mode, String what) {
     return mode + " " + what;
+  }
+
+  /** Name of a relay CPU case: {@code relay cpu ms per 1,000 events (jvm / walsender)}. */
+  public static String relayCpu(String mode, String what) {
+    return "relay cpu ms per 1,000 events (jvm / walsender), " + mode + " " + what;
   }
 
   /** Name of a recorder case. */

@@ -41,6 +41,13 @@ public final class CpuMeter {
     }
   }
 
+  /** CPU seconds (user + system) used so far by the process {@code pid}; NaN once it has ended. */
+  public static double processCpuSeconds(long pid) {
+    return Files.isReadable(Path.of("/proc/" + pid + "/stat"))
+        ? ticks(pid) / TICKS_PER_SECOND
+        : Double.NaN;
+  }
+
   private static long ticks(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
