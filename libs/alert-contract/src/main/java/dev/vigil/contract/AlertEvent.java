@@ -144,18 +144,15 @@ public record AlertEvent(
       int consecutiveFailures,
       String lastError,
       Instant openedAt) {
-    return new AlertEvent(
-        CURRENT_SCHEMA_VERSION,
+    return ofOpenedIncident(
+        AlertKind.RECOVERED,
         eventId,
         incidentId,
         service,
-        AlertKind.RECOVERED,
         occurredAt,
         consecutiveFailures,
-        boundedError(lastError),
-        openedAt,
-        downtime(openedAt, occurredAt),
-        null);
+        lastError,
+        openedAt);
   }
 
   /**
@@ -170,23 +167,39 @@ public record AlertEvent(
       int consecutiveFailures,
       String lastError,
       Instant openedAt) {
+    return ofOpenedIncident(
+        AlertKind.REMINDER,
+        eventId,
+        incidentId,
+        service,
+        occurredAt,
+        consecutiveFailures,
+        lastError,
+        openedAt);
+  }
+
+  private static AlertEvent ofOpenedIncident(
+      AlertKind kind,
+      UUID eventId,
+      UUID incidentId,
+      String service,
+      Instant occurredAt,
+      int consecutiveFailures,
+      String lastError,
+      Instant openedAt) {
+    Duration downtime = Duration.between(openedAt, occurredAt);
     return new AlertEvent(
         CURRENT_SCHEMA_VERSION,
         eventId,
         incidentId,
         service,
-        AlertKind.REMINDER,
+        kind,
         occurredAt,
         consecutiveFailures,
         boundedError(lastError),
         openedAt,
-        downtime(openedAt, occurredAt),
+        downtime.isNegative() ? Duration.ZERO : downtime,
         null);
-  }
-
-  private static Duration downtime(Instant openedAt, Instant occurredAt) {
-    Duration downtime = Duration.between(openedAt, occurredAt);
-    return downtime.isNegative() ? Duration.ZERO : downtime;
   }
 
   /** This RECOVERED event with a {@link #resolution} saying why the incident was closed. */

@@ -107,20 +107,7 @@ final class StatusReads {
       String lastError,
       int probeCount,
       String acknowledgedBy,
-      Instant acknowledgedAt) {
-
-    /** An incident nobody acknowledged. */
-    IncidentRow(
-        String id,
-        String service,
-        Instant openedAt,
-        Instant closedAt,
-        String firstError,
-        String lastError,
-        int probeCount) {
-      this(id, service, openedAt, closedAt, firstError, lastError, probeCount, null, null);
-    }
-  }
+      Instant acknowledgedAt) {}
 
   /** One recorded check. */
   record CheckRow(

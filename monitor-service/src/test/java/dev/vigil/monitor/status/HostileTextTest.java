@@ -125,9 +125,18 @@ class HostileTextTest {
             new HourRow(name, hour.minus(Duration.ofHours(1)), 60, 0, 80L),
             new HourRow(name, hour, 35, 5, 1200L)),
         List.of(
-            new IncidentRow("i-1", name, NOW.minusSeconds(60), null, error, error, 3),
+            // Acknowledged by whoever the API was told: hostile text too.
+            new IncidentRow("i-1", name, NOW.minusSeconds(60), null, error, error, 3, error, NOW),
             new IncidentRow(
-                "i-0", name, NOW.minusSeconds(7200), NOW.minusSeconds(7000), error, error, 4)),
+                "i-0",
+                name,
+                NOW.minusSeconds(7200),
+                NOW.minusSeconds(7000),
+                error,
+                error,
+                4,
+                null,
+                null)),
         List.of(
             new CheckRow(2, "DOWN", NOW.minusSeconds(2), 1234L, 503, error, "probe"),
             new CheckRow(1, "UP", NOW.minusSeconds(12), 80L, 200, null, "probe")));
