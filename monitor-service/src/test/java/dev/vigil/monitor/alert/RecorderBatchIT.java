@@ -150,9 +150,9 @@ class RecorderBatchIT {
         .as("no result may fail (a deadlock would fail one)")
         .isEmpty();
     long accepted = all.stream().filter(r -> r.outcome().accepted()).count();
-    long stale = all.size() - accepted;
+    // How many results are stale depends on how the two threads' batches interleave (none when the
+    // scheduler happens to run them one after the other); what holds either way is checked here.
     assertThat(Tables.count(dataSource, "select count(*) from check_history")).isEqualTo(accepted);
-    assertThat(stale).as("interleaved claims make some results stale").isPositive();
     for (int i = 0; i < SERVICES; i++) {
       String service = service(i);
       // Accepted results were committed in claim order; the newest claim always wins.
