@@ -147,7 +147,6 @@ final class LocalStack implements AutoCloseable {
           targets file     %s
           PostgreSQL       %s (user %s)
           Kafka            %s (topic vigil.alerts)
-        Delivered alerts appear below, one line each:
         """,
         data,
         monitorService.httpPort(),
@@ -164,15 +163,18 @@ final class LocalStack implements AutoCloseable {
         backing.jdbcUrl(),
         backing.dbUser(),
         backing.kafkaBootstrapServers());
-    if (options.webhookUrl() != null) {
-      out.println(
-          "  (your webhook receives them; the notifier's /admin API shows what is pending or dead)");
-    }
     if (options.alertmanagerUrl() != null) {
       out.println(
           "  alertmanager     "
               + options.alertmanagerUrl()
               + " also gets every alert (alertname VigilServiceDown): see its UI or amtool");
+    }
+    if (options.webhookUrl() != null) {
+      out.println(
+          "Delivered alerts go to your webhook; the notifier's /admin API shows what is pending or"
+              + " dead.");
+    } else {
+      out.println("Delivered alerts appear below, one line each:");
     }
   }
 
