@@ -135,9 +135,41 @@ final class Headlines {
             r.metric(Cases.NOTIFIER, Cases.NOTIFIER_CASE, "events_per_s"),
             "deliveries/s",
             2_000));
+    delivery(r, sink);
     dev.vigil.bench.dbzserver.ServerHeadlines.compute(r).forEach(sink);
     storm(r, sink);
     footprint(r, sink);
+  }
+
+  /**
+   * Exactly-once delivery (issue #13): commit → visible to a {@code read_committed} consumer at
+   * 1,000/s, the drain of the backlog, and what exactly-once costs against at-least-once.
+   */
+  private static void delivery(Report r, Consumer<Headline> sink) {
+    String eos = "exactly-once";
+    String alo = "at-least-once";
+    String live = "@1000/s";
+    double eosSeen = r.metric(Cases.DELIVERY, Cases.delivery(eos, live), "seen_p99_ms");
+    double eosDrain = r.metric(Cases.DELIVERY, Cases.delivery(eos, "backlog"), "events_per_s");
+    sink.accept(
+        Headline.atMost(
+            "exactly-once at 1,000/s: p99 commit → seen by a read_committed consumer",
+            eosSeen,
+            "ms",
+            25));
+    sink.accept(
+        Headline.atLeast(
+            "exactly-once drain of the backlog (read_committed)", eosDrain, "events/s", 25_000));
+    sink.accept(
+        Headline.info(
+            "exactly-once / at-least-once: p99 seen at 1,000/s",
+            eosSeen / r.metric(Cases.DELIVERY, Cases.delivery(alo, live), "seen_p99_ms"),
+            "x"));
+    sink.accept(
+        Headline.info(
+            "exactly-once / at-least-once: drain of the backlog",
+            eosDrain / r.metric(Cases.DELIVERY, Cases.delivery(alo, "backlog"), "events_per_s"),
+            "x"));
   }
 
   /** Incident storm: every alert within 15 s of its threshold, none twice, none out of order. */
