@@ -35,12 +35,14 @@ final class Headlines {
             relayXLimit,
             "x",
             0.9));
+    // Issue #17 replaced the old "≥ 5x the best polling relay" aim (unreachable as defined: polling
+    // reaches ~0.2x of the limit) by the comparison with Debezium Server; the ratio stays as
+    // context.
     sink.accept(
-        Headline.atLeast(
+        Headline.info(
             "relay with writers unpaced / best polling relay likewise (each / its limit)",
             relayXLimit / polling,
-            "x",
-            5));
+            "x"));
     sink.accept(Headline.info("relay live at saturation (absolute)", relay, "events/s"));
     sink.accept(Headline.info("database commit limit (absolute)", limit, "commits/s"));
     sink.accept(
