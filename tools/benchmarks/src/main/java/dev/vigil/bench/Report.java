@@ -123,11 +123,28 @@ public final class Report {
       String md = markdown();
       Files.writeString(dir.resolve("report.md"), md);
       if (extra != null) {
-        Files.writeString(extra, md);
+        Files.writeString(extra, md + handWritten(extra));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the report to " + dir, e);
     }
+  }
+
+  /**
+   * The line in a REPORT.md after which the text is written by hand (the analysis of a run): a
+   * regenerated report keeps everything from this line on.
+   */
+  static final String HAND_WRITTEN_MARKER =
+      "<!-- hand-written below: kept as it is when the report is regenerated -->";
+
+  /** The hand-written part of an existing report (from its marker on), or nothing. */
+  private static String handWritten(Path report) throws IOException {
+    if (!Files.isRegularFile(report)) {
+      return "";
+    }
+    String existing = Files.readString(report);
+    int at = existing.indexOf(HAND_WRITTEN_MARKER);
+    return at < 0 ? "" : "\n" + existing.substring(at);
   }
 
   Map<String, Object> asJson() {

@@ -72,6 +72,27 @@ class ReportTest {
   }
 
   @Test
+  void regeneratingAReportKeepsItsHandWrittenPartAndReplacesTheRest() throws Exception {
+    Path md = dir.resolve("REPORT.md");
+    String analysis =
+        Report.HAND_WRITTEN_MARKER + "\n\n## Analysis of this run\n\nThe relay was CPU-bound.\n";
+    Files.writeString(md, "# Vigil benchmark report\n\n| relay | old numbers |\n\n" + analysis);
+    Report report =
+        new Report("java -jar benchmarks.jar", BenchOptions.parse(new String[] {"--quick"}));
+    report.add(
+        Result.of(Cases.LIMIT, Cases.LIMIT_CASE, List.of(Map.of("events_per_s", 5000.0)), "x"));
+
+    report.write(dir, md);
+
+    String regenerated = Files.readString(md);
+    assertThat(regenerated)
+        .doesNotContain("old numbers")
+        .contains("| limit | outbox rows, 16 writers | 5,000 |")
+        .endsWith(analysis);
+    assertThat(Files.readString(dir.resolve("report.md"))).doesNotContain("CPU-bound");
+  }
+
+  @Test
   void optionsTakeTheirValueAfterEqualsOrSpace() {
     BenchOptions options =
         BenchOptions.parse("--reps", "5", "--window=2.5", "--suites", "e2e,relay");
