@@ -21,6 +21,7 @@ import static dev.vigil.monitor.MonitorConfig.STATUS_ROLLUP_INTERVAL;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
+import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Announcer;
 import dev.vigil.monitor.alert.RecordQueue;
@@ -87,6 +88,7 @@ public final class MonitorService implements AutoCloseable {
    * cut-offs). Nothing is ordered by it: results and outbox rows are ordered by the database.
    */
   public static MonitorService start(MonitorConfig config, Clock clock) {
+    StartClock startClock = new StartClock();
     Closer parts = new Closer("monitor");
     try {
       // Registered first, so it runs last: after every part has stopped.
@@ -101,6 +103,7 @@ public final class MonitorService implements AutoCloseable {
                   MonitorSchema.LOCATION,
                   MonitorSchema.HISTORY_TABLE));
       parts.add(database);
+      startClock.step("database");
       DataSource pool = database.dataSource();
       TargetStore targets = new TargetStore(pool);
       if (!fileTargets.isEmpty()) {
@@ -124,6 +127,7 @@ public final class MonitorService implements AutoCloseable {
               : null;
       Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics.registry());
       parts.add(prober);
+      startClock.step("prober");
       if (config.get(SCHEDULER_ENABLED)) {
         SchedulerSettings schedulerSettings =
             new SchedulerSettings(
@@ -156,6 +160,7 @@ public final class MonitorService implements AutoCloseable {
       parts.add(
           new Announcer(pool, config.get(ANNOUNCE_INTERVAL), 500, metrics.registry()).start());
       parts.add(new UptimeRollup(pool, config.get(STATUS_ROLLUP_INTERVAL)).start());
+      startClock.step("jobs");
       StatusPage statusPage =
           new StatusPage(
               pool,
@@ -165,12 +170,14 @@ public final class MonitorService implements AutoCloseable {
           new HttpApi(pool, targets, recorder, metrics, config.get(API_TOKEN), clock, statusPage)
               .start(config.httpPort());
       parts.add(api);
+      startClock.step("api");
       LOG.info(
-          "monitor started instance={} port={} scheduler={} file_targets={}",
+          "monitor started instance={} port={} scheduler={} file_targets={} {}",
           config.instanceId(),
           api.port(),
           config.get(SCHEDULER_ENABLED),
-          fileTargets.size());
+          fileTargets.size(),
+          startClock.summary());
       return new MonitorService(parts, api, recorder, targets, pool);
     } catch (RuntimeException e) {
       throw parts.closeAfter(e);
