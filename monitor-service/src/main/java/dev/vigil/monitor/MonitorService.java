@@ -47,6 +47,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,6 +97,14 @@ public final class MonitorService implements AutoCloseable {
       parts.add("stopped log", () -> LOG.info("monitor stopped instance={}", config.instanceId()));
       List<TargetSpec> fileTargets = loadTargets(config);
       List<PrefixWindows.Entry> fileWindows = loadWindows(config);
+      ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("monitor"));
+      // The prober needs no database: it is built on a second thread while the pool opens and
+      // Flyway migrates (its TLS trust store and HTTP client are a third of the start-up).
+      CompletableFuture<Prober> proberReady =
+          CompletableFuture.supplyAsync(
+              () -> new Prober("vigil-monitor/" + config.instanceId(), clock, metrics.registry()),
+              task -> Thread.ofPlatform().name("monitor-start-prober").start(task));
+      parts.add("prober", () -> closeWhenBuilt(proberReady));
       Database database =
           Database.open(
               config.database(
@@ -112,7 +122,6 @@ public final class MonitorService implements AutoCloseable {
       if (config.targetsFile() != null) {
         new PrefixWindows(pool).replaceFromFile(fileWindows);
       }
-      ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("monitor"));
       metrics.bindPool(pool);
       Gauge.builder(metrics.name("incidents.open"), pool, MonitorService::openIncidents)
           .description("Incidents currently open")
@@ -125,8 +134,7 @@ public final class MonitorService implements AutoCloseable {
                   "record queue",
                   new RecordQueue(recorder, config.get(RECORD_WORKERS), config.get(RECORD_BATCH)))
               : null;
-      Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics.registry());
-      parts.add(prober);
+      Prober prober = built(proberReady);
       startClock.step("prober");
       if (config.get(SCHEDULER_ENABLED)) {
         SchedulerSettings schedulerSettings =
@@ -186,6 +194,32 @@ public final class MonitorService implements AutoCloseable {
     }
   }
 
+  /** The prober once built; what building it threw, unwrapped. */
+  private static Prober built(CompletableFuture<Prober> proberReady) {
+    try {
+      return proberReady.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      if (e.getCause() instanceof Error cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /** Closes the prober, waiting for it to be built if a failed start-up did not wait. */
+  private static void closeWhenBuilt(CompletableFuture<Prober> proberReady) {
+    Prober prober;
+    try {
+      prober = proberReady.join();
+    } catch (CompletionException e) {
+      return; // never built: nothing to close (the start-up failure says why)
+    }
+    prober.close();
+  }
+
   private static List<TargetSpec> loadTargets(MonitorConfig config) {
     if (config.targetsFile() == null) {
       return List.of();
@@ -241,7 +275,7 @@ public final class MonitorService implements AutoCloseable {
   }
 
   /**
-   * Stops the API, retention, scheduler (handing back its leases), prober and pool, in that order.
+   * Stops the API, retention, scheduler (handing back its leases), pool and prober, in that order.
    */
   @Override
   public void close() {
