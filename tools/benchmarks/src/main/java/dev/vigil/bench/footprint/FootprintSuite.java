@@ -37,6 +37,9 @@ public final class FootprintSuite implements Suite {
   private static final String TOPIC = "bench.footprint";
   private static final String OUTBOX_DB = "bench_fp";
   private static final int TARGETS = 10_000;
+  // Twice the other suites' writers: at 1,000 rows/s each may take 32 ms per commit (it took 26 ms
+  // at load average 25 here, where 16 writers offered only 611 rows/s).
+  private static final int PIPELINE_WRITERS = 2 * WRITERS;
   private static final String PROBES_SQL = "select count(*) from check_history";
   private static final String RECEIVED_SQL = "select count(*) from received_webhook";
 
@@ -51,7 +54,7 @@ public final class FootprintSuite implements Suite {
     ctx.report()
         .note("footprint: JVM flags " + String.join(" ", flags) + ", java " + Runtime.version());
 
-    DataSource outbox = ctx.infra().monitorDatabase(OUTBOX_DB, WRITERS + 1);
+    DataSource outbox = ctx.infra().monitorDatabase(OUTBOX_DB, PIPELINE_WRITERS + 1);
     ctx.infra().createTopic(TOPIC, PARTITIONS);
     for (String db : List.of("bench_fp_monitor", "bench_fp_notifier", "bench_fp_receiver")) {
       ctx.infra().createDatabase(db);
@@ -125,7 +128,8 @@ public final class FootprintSuite implements Suite {
       // 10,000 targets while no rows are written. Each service's "at load" row is its own phase.
       DataSource receiverDb = ctx.infra().pool("bench_fp_receiver", 2);
       Map<String, Map<String, Double>> pipeline;
-      try (PacedLoad load = PacedLoad.start(new OutboxWriters(outbox, "outbox", WRITERS, 1_000))) {
+      try (PacedLoad load =
+          PacedLoad.start(new OutboxWriters(outbox, "outbox", PIPELINE_WRITERS, 1_000))) {
         PacedLoad.awaitGrowth(receiverDb, RECEIVED_SQL, Duration.ofSeconds(300));
         ServiceProcess.pause(settle.toMillis());
         pipeline = measureAtLoad(services, window, load::committed, receiverDb, RECEIVED_SQL);
@@ -145,6 +149,7 @@ public final class FootprintSuite implements Suite {
 
       DataSource monitorDb = ctx.infra().pool("bench_fp_monitor", 2);
       storeTargets(monitorDb, targets);
+      PacedLoad.awaitGrowth(monitorDb, PROBES_SQL, Duration.ofSeconds(300));
       // the monitor's first probes are spread over one interval: settle at least that long
       ServiceProcess.pause(Math.max(settle.toMillis(), 10_000));
       var probing =

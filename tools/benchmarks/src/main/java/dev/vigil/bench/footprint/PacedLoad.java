@@ -6,13 +6,13 @@ import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
- * Outbox rows at 1,000/s until closed, in one-second rounds of {@link OutboxWriters} (each round
- * paces its own second, so the load lasts exactly as long as the phase that needs it instead of a
- * duration guessed up front, which ran out before the window on a slow machine).
+ * Outbox rows at 1,000/s until closed, in two-second rounds of {@link OutboxWriters} (each round
+ * paces its own rows, so the load lasts exactly as long as the phase that needs it instead of a
+ * duration guessed up front, which could run out before the window on a slow machine).
  */
 final class PacedLoad implements AutoCloseable {
   static final double RATE = 1_000;
-  private static final Duration ROUND = Duration.ofSeconds(1);
+  private static final Duration ROUND = Duration.ofSeconds(2);
 
   private final OutboxWriters writers;
   private final Thread thread;
