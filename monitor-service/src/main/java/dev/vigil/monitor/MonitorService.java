@@ -21,6 +21,7 @@ import static dev.vigil.monitor.MonitorConfig.STATUS_ROLLUP_INTERVAL;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
+import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Announcer;
 import dev.vigil.monitor.alert.RecordQueue;
@@ -46,6 +47,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,12 +90,21 @@ public final class MonitorService implements AutoCloseable {
    * cut-offs). Nothing is ordered by it: results and outbox rows are ordered by the database.
    */
   public static MonitorService start(MonitorConfig config, Clock clock) {
+    StartClock startClock = new StartClock();
     Closer parts = new Closer("monitor");
     try {
       // Registered first, so it runs last: after every part has stopped.
       parts.add("stopped log", () -> LOG.info("monitor stopped instance={}", config.instanceId()));
       List<TargetSpec> fileTargets = loadTargets(config);
       List<PrefixWindows.Entry> fileWindows = loadWindows(config);
+      ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("monitor"));
+      // The prober needs no database: it is built on a second thread while the pool opens and
+      // Flyway migrates (its TLS trust store and HTTP client are a third of the start-up).
+      CompletableFuture<Prober> proberReady =
+          CompletableFuture.supplyAsync(
+              () -> new Prober("vigil-monitor/" + config.instanceId(), clock, metrics.registry()),
+              task -> Thread.ofPlatform().name("monitor-start-prober").start(task));
+      parts.add("prober", () -> closeWhenBuilt(proberReady));
       Database database =
           Database.open(
               config.database(
@@ -101,6 +113,7 @@ public final class MonitorService implements AutoCloseable {
                   MonitorSchema.LOCATION,
                   MonitorSchema.HISTORY_TABLE));
       parts.add(database);
+      startClock.step("database");
       DataSource pool = database.dataSource();
       TargetStore targets = new TargetStore(pool);
       if (!fileTargets.isEmpty()) {
@@ -109,7 +122,6 @@ public final class MonitorService implements AutoCloseable {
       if (config.targetsFile() != null) {
         new PrefixWindows(pool).replaceFromFile(fileWindows);
       }
-      ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("monitor"));
       metrics.bindPool(pool);
       Gauge.builder(metrics.name("incidents.open"), pool, MonitorService::openIncidents)
           .description("Incidents currently open")
@@ -122,8 +134,8 @@ public final class MonitorService implements AutoCloseable {
                   "record queue",
                   new RecordQueue(recorder, config.get(RECORD_WORKERS), config.get(RECORD_BATCH)))
               : null;
-      Prober prober = new Prober("vigil-monitor/" + config.instanceId(), clock, metrics.registry());
-      parts.add(prober);
+      Prober prober = built(proberReady);
+      startClock.step("prober");
       if (config.get(SCHEDULER_ENABLED)) {
         SchedulerSettings schedulerSettings =
             new SchedulerSettings(
@@ -156,6 +168,7 @@ public final class MonitorService implements AutoCloseable {
       parts.add(
           new Announcer(pool, config.get(ANNOUNCE_INTERVAL), 500, metrics.registry()).start());
       parts.add(new UptimeRollup(pool, config.get(STATUS_ROLLUP_INTERVAL)).start());
+      startClock.step("jobs");
       StatusPage statusPage =
           new StatusPage(
               pool,
@@ -165,18 +178,46 @@ public final class MonitorService implements AutoCloseable {
           new HttpApi(pool, targets, recorder, metrics, config.get(API_TOKEN), clock, statusPage)
               .start(config.httpPort());
       parts.add(api);
+      startClock.step("api");
       LOG.info(
-          "monitor started instance={} port={} scheduler={} file_targets={}",
+          "monitor started instance={} port={} scheduler={} file_targets={} {}",
           config.instanceId(),
           api.port(),
           config.get(SCHEDULER_ENABLED),
-          fileTargets.size());
+          fileTargets.size(),
+          startClock.summary());
       return new MonitorService(parts, api, recorder, targets, pool);
     } catch (RuntimeException e) {
       throw parts.closeAfter(e);
     } catch (Error e) {
       throw parts.closeAfter(e);
     }
+  }
+
+  /** The prober once built; what building it threw, unwrapped. */
+  private static Prober built(CompletableFuture<Prober> proberReady) {
+    try {
+      return proberReady.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      if (e.getCause() instanceof Error cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /** Closes the prober, waiting for it to be built if a failed start-up did not wait. */
+  private static void closeWhenBuilt(CompletableFuture<Prober> proberReady) {
+    Prober prober;
+    try {
+      prober = proberReady.join();
+    } catch (CompletionException e) {
+      return; // never built: nothing to close (the start-up failure says why)
+    }
+    prober.close();
   }
 
   private static List<TargetSpec> loadTargets(MonitorConfig config) {
@@ -234,7 +275,7 @@ public final class MonitorService implements AutoCloseable {
   }
 
   /**
-   * Stops the API, retention, scheduler (handing back its leases), prober and pool, in that order.
+   * Stops the API, retention, scheduler (handing back its leases), pool and prober, in that order.
    */
   @Override
   public void close() {

@@ -17,6 +17,7 @@ import static dev.vigil.notifier.NotifierConfig.WORKERS;
 
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
+import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.notifier.api.HttpApi;
 import dev.vigil.notifier.delivery.Delivery;
@@ -49,6 +50,7 @@ public final class NotifierService implements AutoCloseable {
 
   /** Builds and starts every part; on failure, closes what was started and rethrows. */
   public static NotifierService start(NotifierConfig config) {
+    StartClock startClock = new StartClock();
     Closer parts = new Closer("notifier");
     try {
       // Registered first, so it runs last: after every part has stopped.
@@ -63,6 +65,7 @@ public final class NotifierService implements AutoCloseable {
                   "classpath:db/notifier",
                   "flyway_notifier_history"));
       parts.add(database);
+      startClock.step("database");
       metrics.bindPool(database.dataSource());
       Delivery delivery =
           new Delivery(
@@ -82,6 +85,7 @@ public final class NotifierService implements AutoCloseable {
               registry);
       delivery.start();
       parts.add(delivery);
+      startClock.step("delivery");
       ReceiptRetention retention =
           new ReceiptRetention(
               database,
@@ -105,6 +109,7 @@ public final class NotifierService implements AutoCloseable {
               delivery::wake);
       intake.start();
       parts.add(intake);
+      startClock.step("intake");
       HttpApi api =
           new HttpApi(
               config.httpPort(),
@@ -114,7 +119,8 @@ public final class NotifierService implements AutoCloseable {
               intake::problem,
               delivery::wake);
       parts.add(api);
-      LOG.info("notifier started port={} config={}", api.port(), config);
+      startClock.step("api");
+      LOG.info("notifier started port={} {} config={}", api.port(), startClock.summary(), config);
       return new NotifierService(parts, api);
     } catch (RuntimeException e) {
       throw parts.closeAfter(e);

@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
@@ -48,6 +50,11 @@ public final class Prober implements AutoCloseable {
   private record ClientKey(Duration connectTimeout, boolean followRedirects) {}
 
   private final Map<ClientKey, HttpClient> clients = new ConcurrentHashMap<>();
+  // The clients' own default executor is a cached pool of platform threads that grows with the
+  // responses in flight (one ~1 MiB stack each: 87 threads at 10,000 targets every 10 s); their
+  // callbacks only hand bytes on, so a virtual thread per task costs a few KiB instead.
+  private final ExecutorService callbacks =
+      Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("probe-http-", 0).factory());
   private final NetworkChecks network = new NetworkChecks();
   private final SSLContext tls;
   private final String userAgent;
@@ -229,6 +236,7 @@ public final class Prober implements AutoCloseable {
   private HttpClient newClient(ClientKey key) {
     return HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
+        .executor(callbacks)
         .sslContext(tls)
         .connectTimeout(key.connectTimeout())
         .followRedirects(
@@ -252,6 +260,7 @@ public final class Prober implements AutoCloseable {
   public void close() {
     clients.values().forEach(HttpClient::shutdownNow);
     clients.clear();
+    callbacks.shutdownNow();
     network.close();
   }
 }

@@ -77,6 +77,36 @@ class ProberTest {
   }
 
   @Test
+  void concurrentProbesStartNoPlatformThreadPerResponse() throws Exception {
+    // The JDK client's default executor is a cached pool of platform threads ("HttpClient-N-
+    // Worker-M"), one per response in flight: 87 of them at 10,000 targets every 10 s.
+    var before = httpClientWorkers();
+    try (var probes = Executors.newVirtualThreadPerTaskExecutor()) {
+      var results = new java.util.ArrayList<java.util.concurrent.Future<ProbeResult>>();
+      for (int i = 0; i < 200; i++) {
+        results.add(probes.submit(() -> prober.probe(target("/ok", false))));
+      }
+      for (var result : results) {
+        assertThat(result.get().status()).isEqualTo(ProbeStatus.UP);
+      }
+    }
+
+    var after = httpClientWorkers();
+    after.removeAll(before); // another test class's client may still have idle workers
+    assertThat(after).isEmpty();
+  }
+
+  private static java.util.Set<String> httpClientWorkers() {
+    var names = new java.util.HashSet<String>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().matches("HttpClient-\\d+-Worker-\\d+")) {
+        names.add(t.getName());
+      }
+    }
+    return names;
+  }
+
+  @Test
   void acceptedStatusIsUp() {
     ProbeResult result = prober.probe(target("/ok", false));
     assertThat(result.status()).isEqualTo(ProbeStatus.UP);

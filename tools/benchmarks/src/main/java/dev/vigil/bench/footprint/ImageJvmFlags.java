@@ -56,6 +56,24 @@ final class ImageJvmFlags {
     return split(flags);
   }
 
+  /** The flag that names the image's class-data-sharing archive. */
+  static final String ARCHIVE_FLAG = "-XX:SharedArchiveFile=";
+
+  /**
+   * {@code flags} with the image's archive path replaced by {@code archive} (a service's own file
+   * on this machine); {@code flags} unchanged when they name no archive.
+   */
+  static List<String> withArchive(List<String> flags, Path archive) {
+    return flags.stream()
+        .map(f -> f.startsWith(ARCHIVE_FLAG) ? ARCHIVE_FLAG + archive.toAbsolutePath() : f)
+        .toList();
+  }
+
+  /** Whether {@code flags} name a class-data-sharing archive. */
+  static boolean usesArchive(List<String> flags) {
+    return flags.stream().anyMatch(f -> f.startsWith(ARCHIVE_FLAG));
+  }
+
   private static List<String> split(String flags) {
     List<String> list =
         Arrays.stream(flags.strip().split("\\s+")).filter(s -> !s.isEmpty()).toList();

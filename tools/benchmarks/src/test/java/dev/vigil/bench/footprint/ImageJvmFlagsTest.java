@@ -32,6 +32,26 @@ class ImageJvmFlagsTest {
   }
 
   @Test
+  void theArchivePathOfTheImageIsReplacedByTheServicesOwnFile() {
+    var image =
+        ImageJvmFlags.parse(
+            "ENV JAVA_TOOL_OPTIONS=\"-XX:+UseSerialGC -XX:SharedArchiveFile=/app/cds/app.jsa"
+                + " -XX:+AutoCreateSharedArchive\"\n",
+            "test");
+    var local = ImageJvmFlags.withArchive(image, Path.of("/tmp/fp/monitor.jsa"));
+
+    assertThat(ImageJvmFlags.usesArchive(image)).isTrue();
+    assertThat(local)
+        .containsExactly(
+            "-XX:+UseSerialGC",
+            "-XX:SharedArchiveFile=/tmp/fp/monitor.jsa",
+            "-XX:+AutoCreateSharedArchive");
+    var none = ImageJvmFlags.parse("ENV JAVA_TOOL_OPTIONS=\"-XX:+UseSerialGC\"\n", "test");
+    assertThat(ImageJvmFlags.usesArchive(none)).isFalse();
+    assertThat(ImageJvmFlags.withArchive(none, Path.of("/x.jsa"))).isEqualTo(none);
+  }
+
+  @Test
   void somethingThatIsNotAFlagIsRefused() {
     assertThatThrownBy(
             () -> ImageJvmFlags.parse("ENV JAVA_TOOL_OPTIONS=\"-Xss512k rm -rf\"\n", "test"))
