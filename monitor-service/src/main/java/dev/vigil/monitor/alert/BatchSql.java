@@ -71,20 +71,21 @@ final class BatchSql {
   // inserted where not: "since" moves when the status changed before or within the batch.
   private static final String WRITE =
       """
-      with params as (select ?::timestamptz as now), opened as (
+      with p as (
+          select ?::timestamptz as now
+      ), opened as (
           insert into incidents (id, service, opened_at, first_error, last_error, probe_count,
                                  announced_at, last_announced_at, closed_at)
-          select u.id, u.service, (select now from params), u.first_error, u.last_error, u.probes,
-                 case when u.announced then (select now from params) end, case when u.announced then (select now from params) end,
-                 case when u.closed then (select now from params) end
-            from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[],
-                        ?::boolean[])
-                 as u(id, service, first_error, last_error, probes, announced, closed)
+          select u.id, u.service, p.now, u.first_error, u.last_error, u.probes,
+                 case when u.announced then p.now end, case when u.announced then p.now end,
+                 case when u.closed then p.now end
+            from p, unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[],
+                           ?::boolean[])
+                    as u(id, service, first_error, last_error, probes, announced, closed)
       ), src as (
-          select * from unnest(?::text[], (select now from params)0::int[], (select now from params)1::int[], (select now from params)2::int[], (select now from params)3::uuid[],
-                               (select now from params)4::text[], (select now from params)5::text[], (select now from params)6::bigint[], (select now from params)7::text[], (select now from params)8::text[],
-                               (select now from params)9::bigint[], ?::int[], ?::text[], ?::text[],
-                               ?::boolean[])
+          select * from unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::uuid[], ?::text[],
+                               ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[],
+                               ?::int[], ?::text[], ?::text[], ?::boolean[])
                  as s(service, failures, successes, before, incident, started_at, last_error,
                       seq, pushed_started_at, status, latency_ms, http_status, error, source,
                       status_changed)
@@ -93,48 +94,48 @@ final class BatchSql {
              set consecutive_failures = s.failures, consecutive_successes = s.successes,
                  failures_before_successes = s.before, open_incident_id = s.incident,
                  last_started_at = s.started_at::timestamptz, last_error = s.last_error,
-                 updated_at = (select now from params), last_result_seq = s.seq,
+                 updated_at = p.now, last_result_seq = s.seq,
                  last_pushed_started_at = s.pushed_started_at::timestamptz
-            from src s
+            from src s, p
            where a.service = s.service
       ), deadline as (
-          update probe_schedule p
-             set next_due_at = (select now from params) + make_interval(secs => t.heartbeat_ms / 1000.0)
-            from src s, targets t
-           where p.target = s.service and t.name = p.target and t.kind = 'push'
+          update probe_schedule d
+             set next_due_at = p.now + make_interval(secs => t.heartbeat_ms / 1000.0)
+            from src s, targets t, p
+           where d.target = s.service and t.name = d.target and t.kind = 'push'
              and t.heartbeat_ms is not null
       ), health as (
           update health_status h
              set since = case when not s.status_changed and h.status = s.status
-                              then h.since else (select now from params) end,
-                 status = s.status, checked_at = (select now from params), started_at = s.started_at::timestamptz,
+                              then h.since else p.now end,
+                 status = s.status, checked_at = p.now, started_at = s.started_at::timestamptz,
                  latency_ms = s.latency_ms, http_status = s.http_status, error = s.error,
                  source = s.source
-            from src s
+            from src s, p
            where h.service = s.service
           returning h.service
       ), new_health as (
           insert into health_status
                  (service, status, since, checked_at, started_at, latency_ms, http_status, error,
                   source)
-          select s.service, s.status, (select now from params), (select now from params), s.started_at::timestamptz, s.latency_ms,
+          select s.service, s.status, p.now, p.now, s.started_at::timestamptz, s.latency_ms,
                  s.http_status, s.error, s.source
-            from src s
+            from src s, p
            where not exists (select 1 from health where health.service = s.service)
       ), history as (
           insert into check_history
                  (service, status, recorded_at, started_at, latency_ms, http_status, error, source)
-          select h.service, h.status, (select now from params), h.started_at::timestamptz, h.latency_ms, h.http_status,
-                 h.error, h.source
-            from unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[],
-                        ?::text[], ?::text[]) with ordinality
-                 as h(service, status, started_at, latency_ms, http_status, error, source, n)
+          select h.service, h.status, p.now, h.started_at::timestamptz, h.latency_ms,
+                 h.http_status, h.error, h.source
+            from p, unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::text[],
+                           ?::text[]) with ordinality
+                    as h(service, status, started_at, latency_ms, http_status, error, source, n)
            order by h.n
       )
       insert into %s (%s)
-      select e.id, '%s', e.service, e.type, e.payload::jsonb, e.incident, e.version, (select now from params)
-        from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::uuid[], ?::int[])
-             with ordinality as e(id, service, type, payload, incident, version, n)
+      select e.id, '%s', e.service, e.type, e.payload::jsonb, e.incident, e.version, p.now
+        from p, unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::uuid[], ?::int[])
+                with ordinality as e(id, service, type, payload, incident, version, n)
        order by e.n
       """
           .formatted(
