@@ -139,18 +139,7 @@ final class BatchSql {
        order by e.n
       """
           .formatted(
-              OutboxContract.TABLE,
-              String.join(
-                  ", ",
-                  OutboxContract.COLUMN_ID,
-                  OutboxContract.COLUMN_AGGREGATE_TYPE,
-                  OutboxContract.COLUMN_AGGREGATE_ID,
-                  OutboxContract.COLUMN_TYPE,
-                  OutboxContract.COLUMN_PAYLOAD,
-                  OutboxContract.COLUMN_INCIDENT_ID,
-                  OutboxContract.COLUMN_SCHEMA_VERSION,
-                  OutboxContract.COLUMN_CREATED_AT),
-              OutboxContract.AGGREGATE_TYPE);
+              OutboxContract.TABLE, RecorderSql.OUTBOX_COLUMNS, OutboxContract.AGGREGATE_TYPE);
 
   /** Locks the rows of {@code services} (unknown ones are missing from the answer). */
   Held lock(Connection connection, List<String> services, int numbers) throws SQLException {

@@ -145,10 +145,7 @@ final class BatchTransaction {
         pending.get(i).also().run(connection, r.outcome());
         inTransaction.add(i);
       } else {
-        LOG.warn(
-            "result not recorded, rest of batch goes on service={} error={}",
-            r.result().service(),
-            r.failure().toString());
+        notRecorded(r.result(), r.failure());
       }
       out[i] = r;
     }
@@ -175,10 +172,7 @@ final class BatchTransaction {
         // Throws if the connection itself is gone: then the whole transaction fails.
         connection.rollback(savepoint);
         out[i] = failed(p.result(), e);
-        LOG.warn(
-            "result not recorded, rest of batch goes on service={} error={}",
-            p.result().service(),
-            e.toString());
+        notRecorded(p.result(), e);
       }
     }
   }
@@ -218,6 +212,13 @@ final class BatchTransaction {
         out[i] = new Recorder.Recorded(p.result(), null, e);
       }
     }
+  }
+
+  private static void notRecorded(ProbeResult result, Exception e) {
+    LOG.warn(
+        "result not recorded, rest of batch goes on service={} error={}",
+        result.service(),
+        e.toString());
   }
 
   private static Recorder.Recorded failed(ProbeResult result, Exception e) {
