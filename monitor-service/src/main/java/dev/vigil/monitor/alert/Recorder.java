@@ -26,10 +26,11 @@ import org.slf4j.LoggerFactory;
  * <p>One clock for ordering: a result's place is its {@code result_order} number (taken when its
  * probe was claimed, or under the row lock when it has none), and every time written (recorded at,
  * incident opened/closed, the event's occurredAt and the outbox row's created_at) is the database's
- * {@code clock_timestamp()} read under the row lock. No host clock orders anything, so instances
- * whose clocks differ record each other's results. A result whose number is not above the last
- * recorded one is stale and rejected without writing anything. Retrying a failed recording is safe:
- * nothing of it was committed.
+ * {@code clock_timestamp()} read under the row lock (in a batch: read once, when all its rows are
+ * held, so the results of one batch share it). No host clock orders anything, so instances whose
+ * clocks differ record each other's results. A result whose number is not above the last recorded
+ * one is stale and rejected without writing anything. Retrying a failed recording is safe: nothing
+ * of it was committed.
  *
  * <p>Quiet periods: a result that opens an incident while the service is in a maintenance window or
  * silenced (decided at that same database time) opens it unannounced and writes no FAILED; the
@@ -147,13 +148,16 @@ public final class Recorder {
    * <p>Guarantees (besides those of {@link #record(Connection, ProbeResult)} for each result):
    * results are recorded in order of service name (a stable sort, so one service's results keep
    * their given order), which is the fixed lock order that keeps two instances recording
-   * overlapping batches from deadlocking; each result runs under its own savepoint, so one that
-   * fails (unknown service, a constraint, bad data) is rolled back alone with its {@code also} and
-   * reported as its failure while the others commit. If the transaction itself fails (connection
-   * lost, commit refused), nothing of it was written and every result is retried once in a
-   * transaction of its own; a result without a claim number whose commit outcome is unknown is not
-   * retried (it might be recorded twice) and is reported failed instead. A result that still fails
-   * leaves its {@code also} undone: a scheduled probe's lease then expires and it is probed again.
+   * overlapping batches from deadlocking; the batch is recorded with a fixed number of set-based
+   * statements, then each {@code also} runs; an unknown service is reported as that result's
+   * failure, and if anything else fails (a constraint, bad data, an {@code also}) the transaction
+   * is redone with each result under its own savepoint, so that one is rolled back alone with its
+   * {@code also} and reported as its failure while the others commit. If the transaction itself
+   * fails (connection lost, commit refused), nothing of it was written and every result is retried
+   * once in a transaction of its own; a result without a claim number whose commit outcome is
+   * unknown is not retried (it might be recorded twice) and is reported failed instead. A result
+   * that still fails leaves its {@code also} undone: a scheduled probe's lease then expires and it
+   * is probed again.
    */
   public List<Recorded> recordAll(List<Pending> pending) {
     List<Recorded> recorded = batches.recordAll(pending);
