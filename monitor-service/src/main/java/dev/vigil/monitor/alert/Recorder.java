@@ -3,6 +3,8 @@ package dev.vigil.monitor.alert;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.db.DatabaseException;
+import dev.vigil.monitor.quiet.Quiet;
+import dev.vigil.monitor.quiet.QuietRules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -10,6 +12,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +48,8 @@ public final class Recorder {
   public static final int DEFAULT_MAX_BATCH = 200;
 
   private final DataSource dataSource;
+  private final RecorderSql sql = new RecorderSql();
+  private final QuietRules quietRules = new QuietRules();
   private final BatchRecording recording = new BatchRecording();
   private final BatchTransaction batches;
   private final Timer transactionTimer;
@@ -186,11 +192,87 @@ public final class Recorder {
     if (connection.getAutoCommit()) {
       throw new IllegalStateException("recording needs a transaction (auto-commit is on)");
     }
-    Recorded recorded = recording.record(connection, List.of(result)).getFirst();
-    if (!recorded.committed()) {
-      throw recorded.failure();
+    RecorderSql.Locked locked = sql.lockState(connection, result.service(), result.order() == null);
+    if (locked == null) {
+      throw new UnknownServiceException(result.service());
     }
-    return recorded.outcome();
+    String stale = staleReason(result, locked.lastResultSeq(), locked.lastPushedStartedAt());
+    if (stale != null) {
+      return RecordOutcome.rejected(stale, locked.state());
+    }
+    Instant now = locked.now();
+    long order = result.order() != null ? result.order() : locked.newOrder();
+    boolean checkerTime = result.source() == ResultSource.PUSH && result.startedAt() != null;
+    RecorderSql.Written written =
+        new RecorderSql.Written(
+            result,
+            result.startedAt() != null ? result.startedAt() : now,
+            order,
+            checkerTime ? result.startedAt() : locked.lastPushedStartedAt(),
+            now);
+    AlertStateMachine.Step step =
+        AlertStateMachine.apply(
+            locked.state(),
+            result.status(),
+            locked.failureThreshold(),
+            locked.recoveryThreshold(),
+            UUID.randomUUID());
+    AlertStateMachine.State next = step.next();
+    String lastError = result.error() != null ? result.error() : locked.lastError();
+    AlertEvent event =
+        switch (step.action()) {
+          case OPEN -> {
+            // Quiet (maintenance window or silence) at the database's time under the row lock: the
+            // incident is opened but not announced; the Announcer writes its FAILED when the quiet
+            // period ends and it is still open.
+            Optional<Quiet> quiet = quietRules.at(connection, result.service(), now);
+            sql.openIncident(
+                connection, next.openIncident(), result, now, next.failures(), quiet.isEmpty());
+            if (quiet.isPresent()) {
+              LOG.info(
+                  "incident opened while quiet, FAILED deferred service={} incident_id={}"
+                      + " quiet={} until={}",
+                  result.service(),
+                  next.openIncident(),
+                  quiet.get().reason(),
+                  quiet.get().until());
+              yield null;
+            }
+            yield AlertEvent.failed(
+                UUID.randomUUID(),
+                next.openIncident(),
+                result.service(),
+                now,
+                next.failures(),
+                result.error());
+          }
+          case CLOSE -> {
+            UUID incident = locked.state().openIncident();
+            RecorderSql.Closed closed = sql.closeIncident(connection, incident, now, true);
+            // A RECOVERED only answers a FAILED that was written.
+            yield !closed.announced()
+                ? null
+                : AlertEvent.recovered(
+                    UUID.randomUUID(),
+                    incident,
+                    result.service(),
+                    now,
+                    next.failuresBeforeSuccesses(),
+                    lastError,
+                    closed.openedAt());
+          }
+          case NONE -> {
+            if (next.openIncident() != null) {
+              sql.countIncidentProbe(connection, next.openIncident(), result.error());
+            }
+            yield null;
+          }
+        };
+    sql.writeResult(connection, written, next, lastError);
+    if (event != null) {
+      sql.insertOutbox(connection, event);
+    }
+    return RecordOutcome.accepted(next, event);
   }
 
   /**

@@ -8,12 +8,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.UUID;
 
 /**
- * The single-service statements: the lock and incident closing {@link IncidentCloser} uses, and the
- * outbox insert of the {@link Announcer} and the closer. Results are recorded by {@link BatchSql}.
+ * The statements of one recording of one result, in the order {@link Recorder} runs them (a batch
+ * of results is recorded by {@link BatchSql}).
  */
 final class RecorderSql {
 
@@ -52,6 +53,41 @@ final class RecorderSql {
       select locked.*, clock_timestamp(),
              case when ? then nextval('result_order') end
         from locked
+      """;
+
+  // One round trip for the writes every accepted result makes. A push target with a heartbeat gets
+  // its deadline moved to one heartbeat after this result (the database's time).
+  private static final String WRITE_RESULT =
+      """
+      with state as (
+          update alert_state
+             set consecutive_failures = ?, consecutive_successes = ?,
+                 failures_before_successes = ?, open_incident_id = ?,
+                 last_started_at = ?, last_error = ?, updated_at = ?,
+                 last_result_seq = ?, last_pushed_started_at = ?
+           where service = ?
+      ), deadline as (
+          update probe_schedule s
+             set next_due_at = ?::timestamptz + make_interval(secs => t.heartbeat_ms / 1000.0)
+            from targets t
+           where s.target = ? and t.name = s.target and t.kind = 'push'
+             and t.heartbeat_ms is not null
+      ), health as (
+          insert into health_status
+                 (service, status, since, checked_at, started_at, latency_ms, http_status, error,
+                  source)
+          values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          on conflict (service) do update
+             set since = case when health_status.status = excluded.status
+                              then health_status.since else excluded.since end,
+                 status = excluded.status, checked_at = excluded.checked_at,
+                 started_at = excluded.started_at, latency_ms = excluded.latency_ms,
+                 http_status = excluded.http_status, error = excluded.error,
+                 source = excluded.source
+      )
+      insert into check_history
+             (service, status, recorded_at, started_at, latency_ms, http_status, error, source)
+      values (?, ?, ?, ?, ?, ?, ?, ?)
       """;
 
   /** Locks the service's state row; {@code newOrder}: also take a {@code result_order} number. */
@@ -93,6 +129,34 @@ final class RecorderSql {
     }
   }
 
+  /** Opens an incident; {@code announced}: its FAILED is written now (else it is deferred). */
+  void openIncident(
+      Connection connection,
+      UUID id,
+      ProbeResult result,
+      Instant now,
+      int failures,
+      boolean announced)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            """
+            insert into incidents (id, service, opened_at, first_error, last_error, probe_count,
+                                   announced_at, last_announced_at)
+            values (?, ?, ?, ?, ?, ?, ?, ?)
+            """)) {
+      statement.setObject(1, id);
+      statement.setString(2, result.service());
+      statement.setTimestamp(3, Timestamp.from(now));
+      statement.setString(4, result.error());
+      statement.setString(5, result.error());
+      statement.setInt(6, failures);
+      statement.setTimestamp(7, announced ? Timestamp.from(now) : null);
+      statement.setTimestamp(8, announced ? Timestamp.from(now) : null);
+      statement.executeUpdate();
+    }
+  }
+
   /** A closed incident: when it was opened, and whether its FAILED was written. */
   record Closed(Instant openedAt, boolean announced) {}
 
@@ -118,6 +182,60 @@ final class RecorderSql {
         }
         return new Closed(rs.getTimestamp(1).toInstant(), rs.getBoolean(2));
       }
+    }
+  }
+
+  void countIncidentProbe(Connection connection, UUID id, String error) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            """
+            update incidents
+               set probe_count = probe_count + 1, last_error = coalesce(?, last_error)
+             where id = ?
+            """)) {
+      statement.setString(1, error);
+      statement.setObject(2, id);
+      statement.executeUpdate();
+    }
+  }
+
+  /** What an accepted result writes besides the counters. */
+  record Written(
+      ProbeResult result, Instant startedAt, long order, Instant pushedStartedAt, Instant now) {}
+
+  /**
+   * Updates the state row, moves a push target's heartbeat deadline, upserts health_status and
+   * appends check_history, in one statement.
+   */
+  void writeResult(
+      Connection connection, Written written, AlertStateMachine.State next, String lastError)
+      throws SQLException {
+    ProbeResult result = written.result();
+    try (PreparedStatement statement = connection.prepareStatement(WRITE_RESULT)) {
+      Timestamp recordedAt = Timestamp.from(written.now());
+      statement.setInt(1, next.failures());
+      statement.setInt(2, next.successes());
+      statement.setInt(3, next.failuresBeforeSuccesses());
+      statement.setObject(4, next.openIncident());
+      statement.setTimestamp(5, Timestamp.from(written.startedAt()));
+      statement.setString(6, lastError);
+      statement.setTimestamp(7, recordedAt);
+      statement.setLong(8, written.order());
+      statement.setTimestamp(
+          9, written.pushedStartedAt() == null ? null : Timestamp.from(written.pushedStartedAt()));
+      statement.setString(10, result.service());
+      statement.setTimestamp(11, recordedAt);
+      statement.setString(12, result.service());
+      statement.setString(13, result.service());
+      statement.setString(14, result.status().name());
+      statement.setTimestamp(15, recordedAt);
+      statement.setTimestamp(16, recordedAt);
+      bindResult(statement, 17, written);
+      statement.setString(22, result.service());
+      statement.setString(23, result.status().name());
+      statement.setTimestamp(24, recordedAt);
+      bindResult(statement, 25, written);
+      statement.executeUpdate();
     }
   }
 
@@ -152,6 +270,25 @@ final class RecorderSql {
       statement.setTimestamp(8, Timestamp.from(event.occurredAt()));
       statement.executeUpdate();
     }
+  }
+
+  /** Binds started_at, latency_ms, http_status, error, source from {@code index} on. */
+  private static void bindResult(PreparedStatement statement, int index, Written written)
+      throws SQLException {
+    ProbeResult result = written.result();
+    statement.setTimestamp(index, Timestamp.from(written.startedAt()));
+    if (result.latencyMs() == null) {
+      statement.setNull(index + 1, Types.BIGINT);
+    } else {
+      statement.setLong(index + 1, result.latencyMs());
+    }
+    if (result.httpStatus() == null) {
+      statement.setNull(index + 2, Types.INTEGER);
+    } else {
+      statement.setInt(index + 2, result.httpStatus());
+    }
+    statement.setString(index + 3, result.error());
+    statement.setString(index + 4, result.source().column());
   }
 
   private static Instant instant(Timestamp timestamp) {
