@@ -285,6 +285,15 @@ public final class Recorder {
    */
   List<Recorded> recordTogether(Connection connection, List<ProbeResult> results)
       throws SQLException {
+    if (results.size() == 1) {
+      // Alone, the single-row statements cost the database less than the set-based ones.
+      ProbeResult result = results.getFirst();
+      try {
+        return List.of(new Recorded(result, record(connection, result), null));
+      } catch (UnknownServiceException e) {
+        return List.of(new Recorded(result, null, e));
+      }
+    }
     return recording.record(connection, results);
   }
 
