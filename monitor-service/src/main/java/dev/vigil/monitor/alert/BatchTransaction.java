@@ -17,19 +17,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Records many results in one transaction for {@link Recorder#recordAll}: sorted by service (the
- * fixed lock order), at most {@code maxBatch} per transaction, each under its own savepoint, and a
- * failed transaction retried as single ones. Metrics and the after-commit log stay the recorder's.
+ * fixed lock order), at most {@code maxBatch} per transaction, all of them with the recorder's
+ * set-based statements (a handful of round trips per transaction, not per result); if one result or
+ * its own work fails them, the transaction is rolled back and redone with a savepoint per result,
+ * so only that one fails. A failed transaction is retried as single ones. Metrics and the
+ * after-commit log stay the recorder's.
  */
 final class BatchTransaction {
   private static final Logger LOG = LoggerFactory.getLogger(BatchTransaction.class);
   private static final Comparator<Recorder.Pending> LOCK_ORDER =
       Comparator.comparing(p -> p.result().service());
 
+  private static final int VALID_SECONDS = 5;
+
   private final Recorder recorder;
   private final DataSource dataSource;
   private final int maxBatch;
   private final DistributionSummary batchSize;
   private final Counter fallbacks;
+  private final Counter oneByOne;
 
   BatchTransaction(Recorder recorder, DataSource dataSource, int maxBatch, MeterRegistry registry) {
     this.recorder = recorder;
@@ -42,6 +48,12 @@ final class BatchTransaction {
     this.fallbacks =
         Counter.builder("vigil.monitor.recorder.batch.fallbacks")
             .description("Batch transactions that failed and were retried as single ones")
+            .register(registry);
+    this.oneByOne =
+        Counter.builder("vigil.monitor.recorder.batch.savepoint.redos")
+            .description(
+                "Batches redone with a savepoint per result because one result failed the"
+                    + " set-based statements")
             .register(registry);
   }
 
@@ -73,24 +85,23 @@ final class BatchTransaction {
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try {
-        for (int i : chunk) {
-          Recorder.Pending p = pending.get(i);
-          Savepoint savepoint = connection.setSavepoint();
-          try {
-            RecordOutcome outcome = recorder.record(connection, p.result());
-            p.also().run(connection, outcome);
-            connection.releaseSavepoint(savepoint);
-            out[i] = new Recorder.Recorded(p.result(), outcome, null);
-            inTransaction.add(i);
-          } catch (SQLException | RuntimeException e) {
-            // Throws if the connection itself is gone: then the whole transaction fails below.
-            connection.rollback(savepoint);
-            out[i] = failed(p.result(), e);
-            LOG.warn(
-                "result not recorded, rest of batch goes on service={} error={}",
-                p.result().service(),
-                e.toString());
+        try {
+          together(connection, pending, chunk, out, inTransaction);
+        } catch (SQLException | RuntimeException e) {
+          rollbackQuietly(connection, e);
+          if (!connection.isValid(VALID_SECONDS)) {
+            throw e; // the transaction is lost, not one result's work: retried alone below
           }
+          // One result (or its own work) failed the set-based statements: redo the chunk with a
+          // savepoint per result, so only that one is rolled back.
+          oneByOne.increment();
+          LOG.info(
+              "batch redone with a savepoint per result results={} error={}",
+              chunk.size(),
+              e.toString());
+          chunk.forEach(i -> out[i] = null);
+          inTransaction.clear();
+          oneByOne(connection, pending, chunk, out, inTransaction);
         }
         stage = Stage.COMMIT;
         connection.commit();
@@ -108,6 +119,61 @@ final class BatchTransaction {
     batchSize.record(chunk.size());
     for (int i = 0; i < inTransaction.size(); i++) {
       recorder.timeTransaction(nanos);
+    }
+  }
+
+  /**
+   * The common case: every result of the chunk with the recorder's set-based statements, then each
+   * one's own work, without savepoints. Throws if anything fails.
+   */
+  private void together(
+      Connection connection,
+      List<Recorder.Pending> pending,
+      List<Integer> chunk,
+      Recorder.Recorded[] out,
+      List<Integer> inTransaction)
+      throws SQLException {
+    List<ProbeResult> results = new ArrayList<>(chunk.size());
+    for (int i : chunk) {
+      results.add(pending.get(i).result());
+    }
+    List<Recorder.Recorded> recorded = recorder.recordTogether(connection, results);
+    for (int k = 0; k < chunk.size(); k++) {
+      int i = chunk.get(k);
+      Recorder.Recorded r = recorded.get(k);
+      if (r.committed()) {
+        pending.get(i).also().run(connection, r.outcome());
+        inTransaction.add(i);
+      } else {
+        notRecorded(r.result(), r.failure());
+      }
+      out[i] = r;
+    }
+  }
+
+  /** Each result and its own work under a savepoint of its own: a failure undoes only that one. */
+  private void oneByOne(
+      Connection connection,
+      List<Recorder.Pending> pending,
+      List<Integer> chunk,
+      Recorder.Recorded[] out,
+      List<Integer> inTransaction)
+      throws SQLException {
+    for (int i : chunk) {
+      Recorder.Pending p = pending.get(i);
+      Savepoint savepoint = connection.setSavepoint();
+      try {
+        RecordOutcome outcome = recorder.record(connection, p.result());
+        p.also().run(connection, outcome);
+        connection.releaseSavepoint(savepoint);
+        out[i] = new Recorder.Recorded(p.result(), outcome, null);
+        inTransaction.add(i);
+      } catch (SQLException | RuntimeException e) {
+        // Throws if the connection itself is gone: then the whole transaction fails.
+        connection.rollback(savepoint);
+        out[i] = failed(p.result(), e);
+        notRecorded(p.result(), e);
+      }
     }
   }
 
@@ -146,6 +212,13 @@ final class BatchTransaction {
         out[i] = new Recorder.Recorded(p.result(), null, e);
       }
     }
+  }
+
+  private static void notRecorded(ProbeResult result, Exception e) {
+    LOG.warn(
+        "result not recorded, rest of batch goes on service={} error={}",
+        result.service(),
+        e.toString());
   }
 
   private static Recorder.Recorded failed(ProbeResult result, Exception e) {

@@ -30,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * <p>One clock for ordering: a result's place is its {@code result_order} number (taken when its
  * probe was claimed, or under the row lock when it has none), and every time written (recorded at,
  * incident opened/closed, the event's occurredAt and the outbox row's created_at) is the database's
- * {@code clock_timestamp()} read under the row lock. No host clock orders anything, so instances
- * whose clocks differ record each other's results. A result whose number is not above the last
- * recorded one is stale and rejected without writing anything. Retrying a failed recording is safe:
- * nothing of it was committed.
+ * {@code clock_timestamp()} read under the row lock (in a batch: read once, when all its rows are
+ * held, so the results of one batch share it). No host clock orders anything, so instances whose
+ * clocks differ record each other's results. A result whose number is not above the last recorded
+ * one is stale and rejected without writing anything. Retrying a failed recording is safe: nothing
+ * of it was committed.
  *
  * <p>Quiet periods: a result that opens an incident while the service is in a maintenance window or
  * silenced (decided at that same database time) opens it unannounced and writes no FAILED; the
@@ -48,8 +49,9 @@ public final class Recorder {
 
   private final DataSource dataSource;
   private final RecorderSql sql = new RecorderSql();
-  private final BatchTransaction batches;
   private final QuietRules quietRules = new QuietRules();
+  private final BatchRecording recording = new BatchRecording();
+  private final BatchTransaction batches;
   private final Timer transactionTimer;
   private final Counter failedRows;
   private final Counter recoveredRows;
@@ -152,13 +154,16 @@ public final class Recorder {
    * <p>Guarantees (besides those of {@link #record(Connection, ProbeResult)} for each result):
    * results are recorded in order of service name (a stable sort, so one service's results keep
    * their given order), which is the fixed lock order that keeps two instances recording
-   * overlapping batches from deadlocking; each result runs under its own savepoint, so one that
-   * fails (unknown service, a constraint, bad data) is rolled back alone with its {@code also} and
-   * reported as its failure while the others commit. If the transaction itself fails (connection
-   * lost, commit refused), nothing of it was written and every result is retried once in a
-   * transaction of its own; a result without a claim number whose commit outcome is unknown is not
-   * retried (it might be recorded twice) and is reported failed instead. A result that still fails
-   * leaves its {@code also} undone: a scheduled probe's lease then expires and it is probed again.
+   * overlapping batches from deadlocking; the batch is recorded with a fixed number of set-based
+   * statements, then each {@code also} runs; an unknown service is reported as that result's
+   * failure, and if anything else fails (a constraint, bad data, an {@code also}) the transaction
+   * is redone with each result under its own savepoint, so that one is rolled back alone with its
+   * {@code also} and reported as its failure while the others commit. If the transaction itself
+   * fails (connection lost, commit refused), nothing of it was written and every result is retried
+   * once in a transaction of its own; a result without a claim number whose commit outcome is
+   * unknown is not retried (it might be recorded twice) and is reported failed instead. A result
+   * that still fails leaves its {@code also} undone: a scheduled probe's lease then expires and it
+   * is probed again.
    */
   public List<Recorded> recordAll(List<Pending> pending) {
     List<Recorded> recorded = batches.recordAll(pending);
@@ -191,7 +196,7 @@ public final class Recorder {
     if (locked == null) {
       throw new UnknownServiceException(result.service());
     }
-    String stale = staleReason(result, locked);
+    String stale = staleReason(result, locked.lastResultSeq(), locked.lastPushedStartedAt());
     if (stale != null) {
       return RecordOutcome.rejected(stale, locked.state());
     }
@@ -270,26 +275,49 @@ public final class Recorder {
     return RecordOutcome.accepted(next, event);
   }
 
-  /** Why {@code result} is older than the last recorded one, or null if it is newer. */
-  private static String staleReason(ProbeResult result, RecorderSql.Locked locked) {
-    if (result.order() != null
-        && locked.lastResultSeq() != null
-        && result.order() <= locked.lastResultSeq()) {
+  /**
+   * Records {@code results} on {@code connection} with a fixed number of statements, joining the
+   * caller's transaction like {@link #record(Connection, ProbeResult)}: one entry per result, in
+   * the order given (which must keep one service's results in their order); an unknown service is
+   * reported as its entry's failure and writes nothing.
+   *
+   * @throws SQLException if a statement failed; the caller must roll back
+   */
+  List<Recorded> recordTogether(Connection connection, List<ProbeResult> results)
+      throws SQLException {
+    if (results.size() == 1) {
+      // Alone, the single-row statements cost the database less than the set-based ones.
+      ProbeResult result = results.getFirst();
+      try {
+        return List.of(new Recorded(result, record(connection, result), null));
+      } catch (UnknownServiceException e) {
+        return List.of(new Recorded(result, null, e));
+      }
+    }
+    return recording.record(connection, results);
+  }
+
+  /**
+   * Why {@code result} is older than the last recorded one ({@code lastSeq}, {@code
+   * lastPushedStartedAt}), or null if it is newer.
+   */
+  static String staleReason(ProbeResult result, Long lastSeq, Instant lastPushedStartedAt) {
+    if (result.order() != null && lastSeq != null && result.order() <= lastSeq) {
       return "stale: result #"
           + result.order()
           + " was claimed before the last recorded one (#"
-          + locked.lastResultSeq()
+          + lastSeq
           + ")";
     }
     // An external checker's own startedAt values are compared with each other only (one clock).
     if (result.source() == ResultSource.PUSH
         && result.startedAt() != null
-        && locked.lastPushedStartedAt() != null
-        && !result.startedAt().isAfter(locked.lastPushedStartedAt())) {
+        && lastPushedStartedAt != null
+        && !result.startedAt().isAfter(lastPushedStartedAt)) {
       return "stale: startedAt "
           + result.startedAt()
           + " is not after the last pushed startedAt "
-          + locked.lastPushedStartedAt();
+          + lastPushedStartedAt;
     }
     return null;
   }

@@ -12,7 +12,10 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.UUID;
 
-/** The statements of one recording, in the order {@link Recorder} runs them. */
+/**
+ * The statements of one recording of one result, in the order {@link Recorder} runs them (a batch
+ * of results is recorded by {@link BatchSql}).
+ */
 final class RecorderSql {
 
   /**
@@ -236,22 +239,26 @@ final class RecorderSql {
     }
   }
 
+  /** The outbox columns every writer of outbox rows fills, in this order. */
+  static final String OUTBOX_COLUMNS =
+      String.join(
+          ", ",
+          OutboxContract.COLUMN_ID,
+          OutboxContract.COLUMN_AGGREGATE_TYPE,
+          OutboxContract.COLUMN_AGGREGATE_ID,
+          OutboxContract.COLUMN_TYPE,
+          OutboxContract.COLUMN_PAYLOAD,
+          OutboxContract.COLUMN_INCIDENT_ID,
+          OutboxContract.COLUMN_SCHEMA_VERSION,
+          OutboxContract.COLUMN_CREATED_AT);
+
   void insertOutbox(Connection connection, AlertEvent event) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "insert into "
                 + OutboxContract.TABLE
                 + " ("
-                + String.join(
-                    ", ",
-                    OutboxContract.COLUMN_ID,
-                    OutboxContract.COLUMN_AGGREGATE_TYPE,
-                    OutboxContract.COLUMN_AGGREGATE_ID,
-                    OutboxContract.COLUMN_TYPE,
-                    OutboxContract.COLUMN_PAYLOAD,
-                    OutboxContract.COLUMN_INCIDENT_ID,
-                    OutboxContract.COLUMN_SCHEMA_VERSION,
-                    OutboxContract.COLUMN_CREATED_AT)
+                + OUTBOX_COLUMNS
                 + ") values (?, ?, ?, ?, ?::jsonb, ?, ?, ?)")) {
       statement.setObject(1, event.eventId());
       statement.setString(2, OutboxContract.AGGREGATE_TYPE);

@@ -2,6 +2,7 @@ package dev.vigil.bench.recorder;
 
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
+import dev.vigil.bench.CpuWindow;
 import dev.vigil.bench.Suite;
 import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.alert.ProbeStatus;
@@ -10,6 +11,7 @@ import dev.vigil.monitor.alert.ResultSource;
 import dev.vigil.monitor.target.TargetSpec;
 import dev.vigil.monitor.target.TargetStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -59,12 +61,13 @@ public final class RecorderSuite implements Suite {
     }
     Recorder recorder = new Recorder(db, new SimpleMeterRegistry());
     var opts = ctx.options();
+    Path pgData = ctx.infra().postgresDataDir();
     for (int connections : CONNECTIONS) {
       ctx.addMedian(
           NAME,
           Cases.plain(connections),
           "one row per transaction, no state machine",
-          rep -> measure(connections, opts.warmup(), opts.window(), t -> plain(db, t)));
+          rep -> measure(connections, opts.warmup(), opts.window(), pgData, t -> plain(db, t)));
       for (int services : SERVICE_COUNTS) {
         ctx.addMedian(
             NAME,
@@ -77,6 +80,7 @@ public final class RecorderSuite implements Suite {
                     connections,
                     opts.warmup(),
                     opts.window(),
+                    pgData,
                     t -> recording(recorder, t, connections, services)));
       }
       ctx.addMedian(
@@ -88,6 +92,7 @@ public final class RecorderSuite implements Suite {
                   connections,
                   opts.warmup(),
                   opts.window(),
+                  pgData,
                   t -> batches(recorder, t, connections, 10_000)));
     }
   }
@@ -192,12 +197,13 @@ public final class RecorderSuite implements Suite {
   }
 
   private static Map<String, Double> measure(
-      int threads, Duration warmup, Duration window, StepFactory factory) {
+      int threads, Duration warmup, Duration window, Path pgDataDir, StepFactory factory) {
     AtomicLong done = new AtomicLong();
     AtomicLong accepted = new AtomicLong();
     long start = System.nanoTime() + warmup.toNanos();
     long end = start + window.toNanos();
     AtomicLong lastEnd = new AtomicLong(end);
+    CpuWindow cpu = CpuWindow.between(start, end, pgDataDir);
     List<Exception> failures = new CopyOnWriteArrayList<>();
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -238,10 +244,16 @@ public final class RecorderSuite implements Suite {
     if (!failures.isEmpty()) {
       throw new IllegalStateException("recorder benchmark thread failed", failures.getFirst());
     }
+    cpu.await();
     double seconds = (lastEnd.get() - start) / 1e9;
+    double perSecond = done.get() / seconds;
     Map<String, Double> m = new LinkedHashMap<>();
-    m.put("events_per_s", done.get() / seconds);
+    m.put("events_per_s", perSecond);
     m.put("accepted_per_s", accepted.get() / seconds);
+    // Load-insensitive cost: CPU per result in the window (the JVM's includes the in-JVM broker,
+    // idle here; PostgreSQL's is every backend of the embedded server).
+    m.put("jvm_cpu_us_per_result", cpu.jvmCores() * 1e6 / perSecond);
+    m.put("pg_cpu_us_per_result", cpu.pgCores() * 1e6 / perSecond);
     return m;
   }
 }
