@@ -218,7 +218,11 @@ final class Drills {
 
   /**
    * kill -9 of the worker once Kafka moved on, restarted at once; before the next kill the
-   * connector's task runs again (on the restarted worker, after the group noticed the dead one).
+   * connector's task runs again (on the restarted worker, after the group noticed the dead one) and
+   * delivers again. Each kill's recovery is noted in two parts: kill to worker up (the process
+   * restarted and its {@code /health} answers 2xx: JVM started, internal topics read, group joined)
+   * and worker up to delivering (the first event committed after the restart is on Kafka,
+   * read_committed), with the task's RUNNING in between.
    */
   private static void killConnectWorker(DrillContext ctx) {
     ConnectWorker worker = ctx.stack.startConnectWorker();
@@ -227,7 +231,36 @@ final class Drills {
       worker.awaitRunning(STARTUP);
       ctx.awaitProgressThenPause("kafka", ctx.watch::kafkaDistinct, ctx.watch.kafkaDistinct());
       ctx.killAndRestart(worker.process());
+      noteConnectRecovery(ctx, worker, i + 1);
     }
+  }
+
+  private static void noteConnectRecovery(DrillContext ctx, ConnectWorker worker, int kill) {
+    DrillContext.Injected fault = ctx.injected.getLast();
+    long restarted = fault.healedNanos();
+    Stack.awaitHealthy(worker.process(), STARTUP);
+    long up = System.nanoTime();
+    worker.awaitRunning(STARTUP);
+    long running = System.nanoTime();
+    String drill = ctx.workload.currentDrill();
+    Stack.await(
+        "an event committed after the worker restart on kafka",
+        STARTUP,
+        () -> ctx.watch.kafkaRecoveryMs(ctx.workload.committed(drill), restarted) >= 0);
+    long delivering =
+        restarted
+            + ctx.watch.kafkaRecoveryMs(ctx.workload.committed(drill), restarted) * 1_000_000L;
+    ctx.note(
+        String.format(
+            "kill %d: kill -9 → worker up (restarted, /health 2xx) %d ms (kill → restarted %d ms);"
+                + " worker up → task RUNNING %d ms; worker up → delivering (first event committed"
+                + " after the restart on Kafka) %d ms; kill → delivering %d ms",
+            kill,
+            (up - fault.atNanos()) / 1_000_000,
+            (restarted - fault.atNanos()) / 1_000_000,
+            Math.max(0, running - up) / 1_000_000,
+            Math.max(0, delivering - up) / 1_000_000,
+            (delivering - fault.atNanos()) / 1_000_000));
   }
 
   private static boolean isStreaming(DrillContext ctx, ServiceProcess relay) {

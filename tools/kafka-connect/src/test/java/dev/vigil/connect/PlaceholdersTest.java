@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -73,5 +75,25 @@ class PlaceholdersTest {
   @Test
   void theShippedWorkerEnablesExactlyOnceSource() throws Exception {
     assertThat(Files.readString(WORKER)).contains("\nexactly.once.source.support=enabled\n");
+  }
+
+  /**
+   * The settings that let a killed worker's task deliver again within seconds (README, "Recovery
+   * after a worker dies"); Connect's defaults hold the task back for minutes.
+   */
+  @Test
+  void theShippedWorkerHandsADeadWorkersTaskOnWithoutWaitingMinutes() throws Exception {
+    Properties worker = new Properties();
+    try (Reader in = Files.newBufferedReader(WORKER)) {
+      worker.load(in);
+    }
+    assertThat(worker.getProperty("scheduled.rebalance.max.delay.ms")).isEqualTo("0");
+    long session = Long.parseLong(worker.getProperty("session.timeout.ms"));
+    long heartbeat = Long.parseLong(worker.getProperty("heartbeat.interval.ms"));
+    // 6000 ms is the broker's group.min.session.timeout.ms; Connect's default is 10000.
+    assertThat(session).isBetween(6_000L, 9_999L);
+    assertThat(heartbeat * 3).isLessThanOrEqualTo(session);
+    assertThat(Long.parseLong(worker.getProperty("worker.unsync.backoff.ms")))
+        .isLessThanOrEqualTo(10_000L);
   }
 }

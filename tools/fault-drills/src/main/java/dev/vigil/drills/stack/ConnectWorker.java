@@ -28,10 +28,9 @@ import org.slf4j.LoggerFactory;
  * ConnectDistributed} worker as its own OS process (so it can be killed with SIGKILL), started from
  * the shipped {@code connect-distributed.properties} and running the shipped {@code
  * vigil-outbox-connector.json}, both with their {@code ${VIGIL_*}} placeholders filled for the
- * drill's broker and database and nothing else changed, except the few worker settings below that
- * make a restarted worker take the task back at once. The worker's class path is the drill's own
- * ({@code lib/}, assembled at package time): connect-runtime plus the Debezium PostgreSQL
- * connector.
+ * drill's broker and database and nothing else changed (the recovery settings a killed worker's
+ * task needs are the shipped ones). The worker's class path is the drill's own ({@code lib/},
+ * assembled at package time): connect-runtime plus the Debezium PostgreSQL connector.
  */
 public final class ConnectWorker {
   /** The connector's name; its records go to the stack's alert topic. */
@@ -40,19 +39,8 @@ public final class ConnectWorker {
   static final String MAIN = "org.apache.kafka.connect.cli.ConnectDistributed";
   static final String SLOT = "vigil_drill_connect";
 
-  /**
-   * Appended to the shipped worker properties (a later key wins). Without them a killed worker's
-   * task waits for {@code scheduled.rebalance.max.delay.ms} (5 min) before Connect hands it to
-   * another member, and the dead member stays in the group for the session timeout.
-   */
-  static final String DRILL_OVERRIDES =
-      """
-
-      # fault drill: a restarted worker takes the killed one's task back at once
-      scheduled.rebalance.max.delay.ms=0
-      session.timeout.ms=6000
-      heartbeat.interval.ms=1000
-      """;
+  /** The worker's logging: the drills' levels plus its recovery timeline at INFO. */
+  static final String LOGBACK = "logback-connect-worker.xml";
 
   private static final Logger LOG = LoggerFactory.getLogger(ConnectWorker.class);
   private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(VIGIL_[A-Z0-9_]+)}");
@@ -75,13 +63,14 @@ public final class ConnectWorker {
     Path properties = dir.resolve("connect-distributed.properties");
     try {
       Files.writeString(
-          properties,
-          fill(resource("worker/connect-distributed.properties"), values) + DRILL_OVERRIDES);
+          properties, fill(resource("worker/connect-distributed.properties"), values));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + properties, e);
     }
     List<String> jvm = new ArrayList<>(options.jvmOptions());
     jvm.add("-Xmx512m");
+    // Later than the drills' own logging configuration, so it wins: the worker's timeline at INFO.
+    jvm.add("-Dlogback.configurationFile=" + LOGBACK);
     ServiceProcess process =
         new ServiceProcess(
             "connect-worker",
