@@ -36,7 +36,6 @@ public final class OutboxStream implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxStream.class);
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
-  static final int TRANSACTIONAL_RETRY_BACKOFF_MS = 5;
 
   private final KafkaProducer<byte[], byte[]> producer;
   private final BatchPublisher publisher;
@@ -246,13 +245,6 @@ public final class OutboxStream implements AutoCloseable {
       // How long an open transaction of a relay that died survives when no relay of the slot
       // starts again (a new one aborts it at once): until then read_committed readers wait.
       props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
-      // The first send of a transaction often reaches a partition before the broker has written
-      // the previous transaction's commit marker there (commitTransaction() returns before the
-      // markers are written) and comes back CONCURRENT_TRANSACTIONS, which clears within a few
-      // ms. The producer retries it after retry.backoff.ms: at the 100 ms used for outages every
-      // such batch stood still for 100 ms or more. The backoff still grows exponentially to
-      // retry.backoff.max.ms (1 s) while a broker stays away.
-      props.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, TRANSACTIONAL_RETRY_BACKOFF_MS);
     }
     return props;
   }

@@ -37,8 +37,7 @@ class EnginePropertiesTest {
     assertThat(OutboxStream.producerProperties(config))
         .containsEntry("transactional.id", "vigil-relay-slot_a")
         .containsEntry("enable.idempotence", true)
-        .containsEntry("acks", "all")
-        .containsEntry("retry.backoff.ms", 5);
+        .containsEntry("acks", "all");
   }
 
   @Test
@@ -49,9 +48,7 @@ class EnginePropertiesTest {
     assertThat(EngineProperties.of(atLeastOnce))
         .containsEntry("offset.storage", PostgresOffsetStore.class.getName())
         .containsEntry("vigil.offsets.slot", "slot_a");
-    assertThat(OutboxStream.producerProperties(atLeastOnce))
-        .doesNotContainKey("transactional.id")
-        .containsEntry("retry.backoff.ms", 100);
+    assertThat(OutboxStream.producerProperties(atLeastOnce)).doesNotContainKey("transactional.id");
   }
 
   @Test
