@@ -10,7 +10,6 @@ import static dev.vigil.relay.config.RelayConfig.SLOT;
 import static dev.vigil.relay.config.RelayConfig.SLOT_FAILOVER;
 import static dev.vigil.relay.config.RelayConfig.SNAPSHOT_MODE;
 
-import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.OutboxContract;
 import dev.vigil.kit.db.PostgresTls;
 import dev.vigil.relay.config.RelayConfig;
@@ -109,28 +108,10 @@ final class EngineProperties {
     p.setProperty("max.queue.size", "8192");
 
     // Outbox EventRouter, applied to outbox change events only.
-    p.setProperty("transforms", "outbox");
-    p.setProperty("transforms.outbox.type", "io.debezium.transforms.outbox.EventRouter");
-    p.setProperty("transforms.outbox.predicate", "isOutbox");
-    p.setProperty("transforms.outbox.route.by.field", OutboxContract.COLUMN_AGGREGATE_TYPE);
-    p.setProperty("transforms.outbox.route.topic.replacement", config.topic());
-    p.setProperty("transforms.outbox.table.field.event.id", OutboxContract.COLUMN_ID);
-    p.setProperty("transforms.outbox.table.field.event.key", OutboxContract.COLUMN_AGGREGATE_ID);
-    p.setProperty("transforms.outbox.table.field.event.payload", OutboxContract.COLUMN_PAYLOAD);
-    p.setProperty("transforms.outbox.table.expand.json.payload", "false");
-    p.setProperty(
-        "transforms.outbox.table.fields.additional.placement",
-        OutboxContract.COLUMN_TYPE
-            + ":header:"
-            + AlertTopic.HEADER_KIND
-            + ","
-            + OutboxContract.COLUMN_INCIDENT_ID
-            + ":header:"
-            + AlertTopic.HEADER_INCIDENT_ID
-            + ","
-            + OutboxContract.COLUMN_SCHEMA_VERSION
-            + ":header:"
-            + AlertTopic.HEADER_SCHEMA_VERSION);
+    p.setProperty("transforms", OutboxRouting.TRANSFORM);
+    String prefix = "transforms." + OutboxRouting.TRANSFORM + ".";
+    OutboxRouting.eventRouter(config.topic()).forEach((k, v) -> p.setProperty(prefix + k, v));
+    p.setProperty(prefix + "predicate", "isOutbox");
     // An equality test rather than Kafka Connect's TopicNameMatches: that one runs a regular
     // expression for every record the engine streams (see OutboxTopicPredicate).
     p.setProperty("predicates", "isOutbox");

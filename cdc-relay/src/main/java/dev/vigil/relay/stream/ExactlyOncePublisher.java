@@ -4,13 +4,9 @@ import dev.vigil.relay.ops.RelayMetrics;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -51,15 +47,12 @@ final class ExactlyOncePublisher implements BatchPublisher {
   private final String transactionalId;
   private final OffsetRecords offsets;
   private final RelayMetrics metrics;
-  private final Runnable onFirstBatch;
+  // The sends of the open transaction, which may span batches.
+  private final PendingAcks acks;
   // Engine thread only (and engineStopped(), after the engine thread is done).
   private boolean transactionOpen;
   private boolean sourceTransactionOpen;
   private int uncommittedEvents;
-  private final List<Future<RecordMetadata>> sends = new ArrayList<>();
-  private final List<ProducerRecord<byte[], byte[]>> sent = new ArrayList<>();
-  private volatile boolean firstBatchSeen;
-  private volatile long sendingSinceNanos;
 
   ExactlyOncePublisher(
       Producer<byte[], byte[]> producer,
@@ -73,7 +66,7 @@ final class ExactlyOncePublisher implements BatchPublisher {
     this.transactionalId = transactionalId;
     this.offsets = offsets;
     this.metrics = metrics;
-    this.onFirstBatch = onFirstBatch;
+    this.acks = new PendingAcks(onFirstBatch);
   }
 
   @Override
@@ -85,7 +78,7 @@ final class ExactlyOncePublisher implements BatchPublisher {
     int safe = TransactionBoundary.lastSafeIndex(batch, e -> e.record().sourceOffset());
     int committedEvents = 0;
     long lastCommitMs = 0;
-    sendingSinceNanos = started;
+    acks.batchStarted();
     try {
       for (int i = 0; i < batch.size(); i++) {
         SourceRecord record = batch.get(i).record();
@@ -113,7 +106,7 @@ final class ExactlyOncePublisher implements BatchPublisher {
     } catch (KafkaException e) {
       throw fenced(e) instanceof RelayFencedException f ? f : e;
     } finally {
-      sendingSinceNanos = 0;
+      acks.batchEnded();
     }
     for (int i = 0; i <= safe; i++) {
       committer.markProcessed(batch.get(i));
@@ -121,9 +114,8 @@ final class ExactlyOncePublisher implements BatchPublisher {
     committer.markBatchFinished();
     metrics.batchRelayed(
         committedEvents, Duration.ofNanos(System.nanoTime() - started), lastCommitMs);
-    if (!firstBatchSeen && safe >= 0) {
-      firstBatchSeen = true;
-      onFirstBatch.run();
+    if (safe >= 0) {
+      acks.batchRelayed();
     }
   }
 
@@ -132,39 +124,35 @@ final class ExactlyOncePublisher implements BatchPublisher {
       producer.beginTransaction();
       transactionOpen = true;
     }
-    sends.add(producer.send(record));
-    sent.add(record);
+    acks.add(record, producer.send(record));
   }
 
   /** Waits for every send of the transaction, then commits it; returns its number of events. */
   private int commit() throws InterruptedException {
     producer.flush();
-    for (int i = 0; i < sends.size(); i++) {
-      try {
-        sends.get(i).get();
-      } catch (ExecutionException e) {
-        RuntimeException fenced = fenced(e.getCause());
-        if (fenced instanceof RelayFencedException) {
-          throw fenced;
-        }
-        if (e.getCause() instanceof RetriableException retriable) {
-          throw new IllegalStateException(
-              "Kafka did not accept a record of the batch ("
-                  + retriable
-                  + "); its transaction is abandoned, the relay restarts from the committed"
-                  + " offsets",
-              retriable);
-        }
-        throw RelaySendException.refused(sent.get(i), e.getCause());
-      }
-    }
+    acks.awaitAll(this::sendFailed);
     producer.commitTransaction();
     transactionOpen = false;
     int events = uncommittedEvents;
     uncommittedEvents = 0;
-    sends.clear();
-    sent.clear();
+    acks.clear();
     return events;
+  }
+
+  private RuntimeException sendFailed(ProducerRecord<byte[], byte[]> record, Throwable cause) {
+    RuntimeException fenced = fenced(cause);
+    if (fenced instanceof RelayFencedException) {
+      return fenced;
+    }
+    if (cause instanceof RetriableException retriable) {
+      return new IllegalStateException(
+          "Kafka did not accept a record of the batch ("
+              + retriable
+              + "); its transaction is abandoned, the relay restarts from the committed"
+              + " offsets",
+          retriable);
+    }
+    return RelaySendException.refused(record, cause);
   }
 
   private void abortRedelivered(SourceRecord begin) {
@@ -180,8 +168,7 @@ final class ExactlyOncePublisher implements BatchPublisher {
       transactionOpen = false;
     }
     uncommittedEvents = 0;
-    sends.clear();
-    sent.clear();
+    acks.clear();
   }
 
   /** The fencing exception if {@code error} (or a cause) is one, else {@code error} unchanged. */
@@ -220,22 +207,7 @@ final class ExactlyOncePublisher implements BatchPublisher {
   }
 
   @Override
-  public Duration pendingAck() {
-    long since = sendingSinceNanos;
-    return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
-  }
-
-  /**
-   * Always null: a send the transactional producer did not accept fails the batch (the transaction
-   * cannot go on after a failed send), and the run's failure carries the reason.
-   */
-  @Override
-  public String pendingReason() {
-    return null;
-  }
-
-  @Override
-  public boolean relayedABatch() {
-    return firstBatchSeen;
+  public PendingAcks acks() {
+    return acks;
   }
 }

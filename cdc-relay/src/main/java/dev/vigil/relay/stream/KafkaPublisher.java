@@ -4,7 +4,6 @@ import dev.vigil.relay.ops.RelayMetrics;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -33,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * offsets, and the relay restarts from the last stored offset (at-least-once; the unacknowledged
  * tail may be sent again). Retriable errors are retried by the producer itself (its delivery
  * timeout is unbounded) or, when the producer does not even accept the record (no metadata within
- * {@code max.block.ms}, buffer full), here; meanwhile {@link #pendingAck()} grows from the moment
- * the batch started and {@link #pendingReason()} says why, so the relay's health can say so.
+ * {@code max.block.ms}, buffer full), here; meanwhile {@link PendingAcks#pendingAck()} grows from
+ * the moment the batch started and {@link PendingAcks#pendingReason()} says why, so the relay's
+ * health can say so.
  */
 final class KafkaPublisher implements BatchPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaPublisher.class);
@@ -43,10 +43,7 @@ final class KafkaPublisher implements BatchPublisher {
   private final Producer<byte[], byte[]> producer;
   private final String topic;
   private final RelayMetrics metrics;
-  private final Runnable onFirstBatch;
-  private volatile boolean firstBatchSeen;
-  private volatile long sendingSinceNanos;
-  private volatile String pendingReason;
+  private final PendingAcks acks;
 
   KafkaPublisher(
       Producer<byte[], byte[]> producer,
@@ -56,7 +53,7 @@ final class KafkaPublisher implements BatchPublisher {
     this.producer = producer;
     this.topic = topic;
     this.metrics = metrics;
-    this.onFirstBatch = onFirstBatch;
+    this.acks = new PendingAcks(onFirstBatch);
   }
 
   @Override
@@ -65,32 +62,27 @@ final class KafkaPublisher implements BatchPublisher {
       DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
       throws InterruptedException {
     long started = System.nanoTime();
-    List<Future<RecordMetadata>> sends = new ArrayList<>(batch.size());
-    List<ProducerRecord<byte[], byte[]>> sent = new ArrayList<>(batch.size());
+    int events = 0;
     long lastCommitMs = 0;
-    // The clock starts before the first send(): a send blocked before it reached the producer's
-    // buffer (no metadata while the broker is down) counts as waiting for Kafka too.
-    sendingSinceNanos = started;
+    acks.batchStarted();
     try {
       for (RecordChangeEvent<SourceRecord> event : batch) {
         SourceRecord record = event.record();
         if (topic.equals(record.topic())) {
           ProducerRecord<byte[], byte[]> producerRecord =
               RecordMapping.toProducerRecord(topic, record);
-          sends.add(send(producerRecord));
-          sent.add(producerRecord);
+          acks.add(producerRecord, send(producerRecord));
+          events++;
           lastCommitMs = Math.max(lastCommitMs, RecordMapping.sourceCommitMs(record));
         }
       }
-      if (!sends.isEmpty()) {
+      if (!acks.isEmpty()) {
         producer.flush();
-        for (int i = 0; i < sends.size(); i++) {
-          awaitAck(sends.get(i), sent.get(i));
-        }
+        acks.awaitAll(RelaySendException::refused);
       }
     } finally {
-      sendingSinceNanos = 0;
-      pendingReason = null;
+      acks.clear();
+      acks.batchEnded();
     }
     int safe = TransactionBoundary.lastSafeIndex(batch, e -> e.record().sourceOffset());
     for (int i = 0; i <= safe; i++) {
@@ -98,40 +90,21 @@ final class KafkaPublisher implements BatchPublisher {
     }
     committer.markBatchFinished();
     Duration sendTime = Duration.ofNanos(System.nanoTime() - started);
-    metrics.batchRelayed(sends.size(), sendTime, lastCommitMs);
-    if (LOG.isDebugEnabled() && !sends.isEmpty()) {
+    metrics.batchRelayed(events, sendTime, lastCommitMs);
+    if (LOG.isDebugEnabled() && events > 0) {
       LOG.debug(
           "batch relayed events={} records={} sendMs={} commitToAckMs={}",
-          sends.size(),
+          events,
           batch.size(),
           sendTime.toMillis(),
           System.currentTimeMillis() - lastCommitMs);
     }
-    if (!firstBatchSeen) {
-      firstBatchSeen = true;
-      onFirstBatch.run();
-    }
-  }
-
-  /**
-   * How long the current batch has been waiting for Kafka (0 = none): from the start of its first
-   * send until every record is acknowledged.
-   */
-  @Override
-  public Duration pendingAck() {
-    long since = sendingSinceNanos;
-    return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
+    acks.batchRelayed();
   }
 
   @Override
-  public boolean relayedABatch() {
-    return firstBatchSeen;
-  }
-
-  /** The last reason Kafka gave for not accepting a record of the current batch, or null. */
-  @Override
-  public String pendingReason() {
-    return pendingReason;
+  public PendingAcks acks() {
+    return acks;
   }
 
   /**
@@ -167,17 +140,9 @@ final class KafkaPublisher implements BatchPublisher {
   }
 
   private void notAccepted(RetriableException e) throws InterruptedException {
-    pendingReason = e.getClass().getSimpleName() + ": " + e.getMessage();
-    LOG.warn("kafka send not accepted, retrying topic={} error={}", topic, pendingReason);
+    String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
+    acks.notAccepted(reason);
+    LOG.warn("kafka send not accepted, retrying topic={} error={}", topic, reason);
     Thread.sleep(SEND_RETRY_BACKOFF);
-  }
-
-  private static void awaitAck(Future<RecordMetadata> send, ProducerRecord<byte[], byte[]> record)
-      throws InterruptedException {
-    try {
-      send.get();
-    } catch (ExecutionException e) {
-      throw RelaySendException.refused(record, e.getCause());
-    }
   }
 }

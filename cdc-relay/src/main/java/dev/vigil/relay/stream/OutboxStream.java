@@ -140,17 +140,17 @@ public final class OutboxStream implements AutoCloseable {
    * retrying, so a long wait means Kafka is unreachable, not that anything was dropped.
    */
   public Duration pendingKafkaAck() {
-    return publisher.pendingAck();
+    return publisher.acks().pendingAck();
   }
 
   /** Whether this run has relayed a batch (Kafka acknowledged every record of it). */
   public boolean relayedABatch() {
-    return publisher.relayedABatch();
+    return publisher.acks().relayedABatch();
   }
 
   /** Kafka's last reason for not accepting a record of the batch in flight, or null. */
   public String pendingKafkaReason() {
-    return publisher.pendingReason();
+    return publisher.acks().pendingReason();
   }
 
   /** Completes when the engine stopped: normally, or exceptionally with the reason. */

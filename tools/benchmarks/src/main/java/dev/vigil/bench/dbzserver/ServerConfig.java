@@ -1,7 +1,7 @@
 package dev.vigil.bench.dbzserver;
 
-import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.OutboxContract;
+import dev.vigil.relay.stream.OutboxRouting;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 /**
  * One Debezium Server configuration ({@code config/application.properties} keys): the Kafka sink,
  * the PostgreSQL connector with pgoutput on its own slot and publication, and the same Outbox
- * EventRouter routing as Vigil's relay. Everything else keeps Debezium Server's defaults, except
- * the poll interval of the tuned variant.
+ * EventRouter routing as Vigil's relay ({@link OutboxRouting}, the relay's own settings).
+ * Everything else keeps Debezium Server's defaults, except the poll interval of the tuned variant.
  *
  * @param name what the report calls it, e.g. "ds default"
  * @param pollIntervalMs the connector's {@code poll.interval.ms}, or 0 to keep its default (500)
@@ -84,27 +84,9 @@ record ServerConfig(String name, int pollIntervalMs) {
       p.put("debezium.source.poll.interval.ms", Integer.toString(pollIntervalMs));
     }
 
-    p.put("debezium.transforms", "outbox");
-    p.put("debezium.transforms.outbox.type", "io.debezium.transforms.outbox.EventRouter");
-    p.put("debezium.transforms.outbox.route.by.field", OutboxContract.COLUMN_AGGREGATE_TYPE);
-    p.put("debezium.transforms.outbox.route.topic.replacement", safe(topic));
-    p.put("debezium.transforms.outbox.table.field.event.id", OutboxContract.COLUMN_ID);
-    p.put("debezium.transforms.outbox.table.field.event.key", OutboxContract.COLUMN_AGGREGATE_ID);
-    p.put("debezium.transforms.outbox.table.field.event.payload", OutboxContract.COLUMN_PAYLOAD);
-    p.put("debezium.transforms.outbox.table.expand.json.payload", "false");
-    p.put(
-        "debezium.transforms.outbox.table.fields.additional.placement",
-        OutboxContract.COLUMN_TYPE
-            + ":header:"
-            + AlertTopic.HEADER_KIND
-            + ","
-            + OutboxContract.COLUMN_INCIDENT_ID
-            + ":header:"
-            + AlertTopic.HEADER_INCIDENT_ID
-            + ","
-            + OutboxContract.COLUMN_SCHEMA_VERSION
-            + ":header:"
-            + AlertTopic.HEADER_SCHEMA_VERSION);
+    p.put("debezium.transforms", OutboxRouting.TRANSFORM);
+    OutboxRouting.eventRouter(safe(topic))
+        .forEach((k, v) -> p.put("debezium.transforms." + OutboxRouting.TRANSFORM + "." + k, v));
 
     p.put("quarkus.http.host", "127.0.0.1");
     p.put("quarkus.http.port", Integer.toString(httpPort));
