@@ -57,6 +57,32 @@ final class PacedLoad implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until {@code countSql} on {@code db} grows at least {@code share} of {@code rate} over
+   * one second (the pipeline has warmed up and keeps pace with the load), at most {@code limit}.
+   *
+   * @return seconds waited, or -1 when it did not keep pace within {@code limit} (the window is
+   *     then measured anyway and shows the rate it reached)
+   */
+  static double awaitPace(
+      DataSource db, String countSql, double rate, double share, Duration limit) {
+    long start = System.nanoTime();
+    long deadline = start + limit.toNanos();
+    long before = StormSuite.count(db, countSql);
+    long at = System.nanoTime();
+    while (System.nanoTime() < deadline) {
+      ServiceProcess.pause(1_000);
+      long now = StormSuite.count(db, countSql);
+      long t = System.nanoTime();
+      if ((now - before) / ((t - at) / 1e9) >= share * rate) {
+        return (t - start) / 1e9;
+      }
+      before = now;
+      at = t;
+    }
+    return -1;
+  }
+
   /** Stops after the current round and waits for it. */
   @Override
   public void close() {
