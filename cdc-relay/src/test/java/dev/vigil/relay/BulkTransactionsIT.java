@@ -2,7 +2,6 @@ package dev.vigil.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertTopic;
@@ -44,16 +43,6 @@ class BulkTransactionsIT {
   @ValueSource(strings = {"exactly-once", "at-least-once"})
   void relayKilledInsideCopyAndInsertSelectTransactionsLosesNoRow(
       String delivery, TestDatabase db, TestKafka kafka) throws Exception {
-    // Open bug, issue #13: on the 2026-12-01 VM this test failed in three clean-clone CI runs and
-    // passed when run alone. After the relay's last restart (it had been stopped with SIGTERM
-    // inside
-    // the last 2,000-row transaction) the rest of that transaction did not appear: read_committed
-    // in two runs (exactly-once), even read_uncommitted in one (at-least-once). Until the cause is
-    // found it runs only on request: -Dvigil.bulk=true.
-    assumeTrue(
-        Boolean.getBoolean("vigil.bulk"),
-        "skipped: open bug, the rest of a bulk transaction interrupted by SIGTERM was not delivered"
-            + " after the restart in CI (issue #13); run with -Dvigil.bulk=true");
     RelayFixture.migrateMonitor(db);
     String topic = kafka.uniqueName("alerts");
     Map<String, String> env =

@@ -95,7 +95,8 @@ public final class KafkaOffsetStore implements OffsetBackingStore {
       Map<ByteBuffer, ByteBuffer> stored = readHoldingBackInterrupts();
       Map<ByteBuffer, ByteBuffer> result = new HashMap<>();
       for (ByteBuffer key : keys) {
-        result.put(key, stored.get(key));
+        // A commit comes back without lsn_proc: see TransactionBoundary.forRestart.
+        result.put(key, TransactionBoundary.forRestart(stored.get(key)));
       }
       // The first read is the one a start resumes from; the later ones come with every batch.
       if (!readBefore) {

@@ -93,7 +93,9 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
         select.setString(1, slot);
         select.setString(2, text(key));
         try (ResultSet rs = select.executeQuery()) {
-          result.put(key, rs.next() ? bytes(rs.getString(1)) : null);
+          // A commit comes back without lsn_proc: see TransactionBoundary.forRestart.
+          result.put(
+              key, rs.next() ? TransactionBoundary.forRestart(bytes(rs.getString(1))) : null);
         }
       }
       return CompletableFuture.completedFuture(result);

@@ -1,8 +1,12 @@
 package dev.vigil.relay.stream;
 
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.json.JsonConverter;
 
 /**
  * Decides which Debezium source offsets may be stored: only those from which a restart cannot skip
@@ -31,12 +35,30 @@ import java.util.function.Function;
  * <p>Snapshot records ({@code snapshot.mode=initial}) are safe too: a stored offset of an
  * unfinished initial snapshot makes Debezium take the snapshot again, and the last one resumes
  * streaming at the snapshot's consistent point.
+ *
+ * <p>Reading a commit back: the same restart search loses rows of a transaction that was still open
+ * when the stored one committed (concurrent writers, the relay's own heartbeat). PostgreSQL resends
+ * such a transaction whole, in commit order, but its rows carry their own LSNs, some below the
+ * stored commit's; when one of them sits at exactly the stored commit's LSN (the WAL record right
+ * after the commit record, which PostgreSQL 17 gives as the commit's end), the search takes it for
+ * the stored event and drops every row of that transaction up to it (debezium/dbz#76, fixed after
+ * 3.6). Nothing needs searching after a commit: streaming from the commit's LSN, PostgreSQL sends
+ * exactly the transactions committed after it. So the stores hand a commit back {@link #forRestart
+ * without its lsn_proc}, and Debezium then streams from its {@code lsn} (the commit's LSN) with no
+ * search and no filtering.
  */
 final class TransactionBoundary {
   static final String LSN_PROCESSED = "lsn_proc";
   static final String LSN_COMMIT = "lsn_commit";
   static final String MESSAGE_TYPE = "messageType";
   static final String SNAPSHOT = "snapshot";
+
+  // Schemaless JSON, the embedded engine's offset format (see OffsetRecords).
+  private static final JsonConverter JSON = new JsonConverter();
+
+  static {
+    JSON.configure(Map.of("schemas.enable", "false"), false);
+  }
 
   private TransactionBoundary() {}
 
@@ -69,5 +91,49 @@ final class TransactionBoundary {
       }
     }
     return -1;
+  }
+
+  /**
+   * The offset Debezium should resume from when {@code offset} is stored: for a commit ({@link
+   * #isSafe} and not a snapshot) the same offset without {@code lsn_proc}, so that its PostgreSQL
+   * task streams from the commit's LSN ({@code lsn}, which Debezium sets to the commit's) without
+   * its restart search; any other offset unchanged. The slot's LSN is confirmed from {@code
+   * lsn_commit}, which stays.
+   */
+  static Map<String, ?> forRestart(Map<String, ?> offset) {
+    if (!isSafe(offset)
+        || "INITIAL".equals(String.valueOf(offset.get(SNAPSHOT)))
+        || !(offset.get("lsn") instanceof Number lsn)
+        || lsn.longValue() != ((Number) offset.get(LSN_COMMIT)).longValue()) {
+      return offset;
+    }
+    Map<String, Object> resumed = new LinkedHashMap<>(offset);
+    resumed.remove(LSN_PROCESSED);
+    return resumed;
+  }
+
+  /**
+   * {@link #forRestart} on a stored offset value as the offset stores hold it (schemaless JSON).
+   * Null, and a value that is not a JSON object, come back unchanged: Debezium reports those.
+   */
+  static ByteBuffer forRestart(ByteBuffer stored) {
+    if (stored == null) {
+      return null;
+    }
+    byte[] bytes = new byte[stored.remaining()];
+    stored.duplicate().get(bytes);
+    Object value;
+    try {
+      value = JSON.toConnectData("", bytes).value();
+    } catch (DataException e) {
+      return stored;
+    }
+    if (!(value instanceof Map<?, ?> map)) {
+      return stored;
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, ?> offset = (Map<String, ?>) map;
+    Map<String, ?> resumed = forRestart(offset);
+    return resumed == offset ? stored : ByteBuffer.wrap(JSON.fromConnectData("", null, resumed));
   }
 }
