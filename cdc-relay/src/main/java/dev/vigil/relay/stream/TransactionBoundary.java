@@ -17,11 +17,11 @@ import org.apache.kafka.connect.json.JsonConverter;
  * whose LSN differs from the stored {@code lsn_proc} (last completely processed LSN). A COPY (and
  * any other multi-insert) writes many rows in one WAL record, so many change events share one LSN;
  * an offset stored after the first of them makes the restart drop all the others (fixed upstream
- * after 3.6 with {@code lsn_events_processed}, debezium/dbz#1554). An offset stored at a COMMIT
- * cannot lose anything: its {@code lsn_proc} and {@code lsn_commit} are the commit's LSN, its
- * {@code messageType} is {@code COMMIT}, and the locator then resumes with the first transaction
- * committed after it, from its BEGIN (its special case for a BEGIN at the very LSN of the stored
- * commit keeps even that transaction's first multi-insert whole).
+ * after 3.6 with {@code lsn_events_processed}, debezium/dbz#1554). An offset stored at a COMMIT is
+ * a position PostgreSQL itself resumes from without loss: its {@code lsn_proc}, {@code lsn_commit}
+ * and {@code lsn} are the commit's LSN and its {@code messageType} is {@code COMMIT}; streamed from
+ * that LSN, the slot sends every transaction committed after it, whole (how the stores hand it back
+ * so that the locator does not get in the way: below).
  *
  * <p>How: the connector runs with {@code provide.transaction.metadata=true}, so every transaction
  * ends with an END record whose offset is the commit; heartbeats sent between transactions carry
@@ -48,6 +48,7 @@ import org.apache.kafka.connect.json.JsonConverter;
  * search and no filtering.
  */
 final class TransactionBoundary {
+  static final String LSN = "lsn";
   static final String LSN_PROCESSED = "lsn_proc";
   static final String LSN_COMMIT = "lsn_commit";
   static final String MESSAGE_TYPE = "messageType";
@@ -103,7 +104,7 @@ final class TransactionBoundary {
   static Map<String, ?> forRestart(Map<String, ?> offset) {
     if (!isSafe(offset)
         || "INITIAL".equals(String.valueOf(offset.get(SNAPSHOT)))
-        || !(offset.get("lsn") instanceof Number lsn)
+        || !(offset.get(LSN) instanceof Number lsn)
         || lsn.longValue() != ((Number) offset.get(LSN_COMMIT)).longValue()) {
       return offset;
     }

@@ -11,6 +11,13 @@ public final class Cases {
   public static final String CATCHUP = "catchup";
   public static final String CATCHUP_CASE = "vigil backlog";
   public static final String DELIVERY = "delivery";
+  public static final String EXACTLY_ONCE = "exactly-once";
+  public static final String AT_LEAST_ONCE = "at-least-once";
+
+  /** The delivery suite's live case: the offered rate. */
+  public static final String DELIVERY_LIVE = "@1000/s";
+
+  public static final String DELIVERY_BACKLOG = "backlog";
   public static final String IDLE_OUTBOX = "idle-outbox";
   public static final String IDLE_OUTBOX_CASE = "writes elsewhere, outbox idle";
   public static final String RECORDER = "recorder";

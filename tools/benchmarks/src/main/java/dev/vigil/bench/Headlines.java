@@ -148,11 +148,12 @@ final class Headlines {
    * 1,000/s, the drain of the backlog, and what exactly-once costs against at-least-once.
    */
   private static void delivery(Report r, Consumer<Headline> sink) {
-    String eos = "exactly-once";
-    String alo = "at-least-once";
-    String live = "@1000/s";
+    String eos = Cases.EXACTLY_ONCE;
+    String alo = Cases.AT_LEAST_ONCE;
+    String live = Cases.DELIVERY_LIVE;
     double eosSeen = r.metric(Cases.DELIVERY, Cases.delivery(eos, live), "seen_p99_ms");
-    double eosDrain = r.metric(Cases.DELIVERY, Cases.delivery(eos, "backlog"), "events_per_s");
+    double eosDrain =
+        r.metric(Cases.DELIVERY, Cases.delivery(eos, Cases.DELIVERY_BACKLOG), "events_per_s");
     sink.accept(
         Headline.atMost(
             "exactly-once at 1,000/s: p99 commit → seen by a read_committed consumer",
@@ -170,7 +171,9 @@ final class Headlines {
     sink.accept(
         Headline.info(
             "exactly-once / at-least-once: drain of the backlog",
-            eosDrain / r.metric(Cases.DELIVERY, Cases.delivery(alo, "backlog"), "events_per_s"),
+            eosDrain
+                / r.metric(
+                    Cases.DELIVERY, Cases.delivery(alo, Cases.DELIVERY_BACKLOG), "events_per_s"),
             "x"));
   }
 

@@ -21,8 +21,8 @@ import javax.sql.DataSource;
  */
 public final class DeliverySuite implements Suite {
   public static final String NAME = Cases.DELIVERY;
-  private static final List<String> MODES = List.of("at-least-once", "exactly-once");
-  private static final double RATE = 1000;
+  private static final List<String> MODES = List.of(Cases.AT_LEAST_ONCE, Cases.EXACTLY_ONCE);
+  private static final double RATE = 1000; // Cases.DELIVERY_LIVE names it
 
   @Override
   public void run(BenchContext ctx) {
@@ -41,7 +41,7 @@ public final class DeliverySuite implements Suite {
           CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
           ctx.addMedian(
               NAME,
-              Cases.delivery(mode, "@" + (int) RATE + "/s"),
+              Cases.delivery(mode, Cases.DELIVERY_LIVE),
               "seen_p99_ms = commit -> visible to a read_committed consumer",
               rep -> {
                 CaughtUp.await(writers, watcher, Duration.ofSeconds(120));
@@ -58,7 +58,7 @@ public final class DeliverySuite implements Suite {
         int backlog = ctx.options().backlog();
         ctx.addMedian(
             NAME,
-            Cases.delivery(mode, "backlog"),
+            Cases.delivery(mode, Cases.DELIVERY_BACKLOG),
             backlog + " rows committed while the relay was stopped, read read_committed",
             rep ->
                 CatchupSuite.drain(
