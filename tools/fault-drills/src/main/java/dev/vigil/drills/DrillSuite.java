@@ -5,6 +5,7 @@ import dev.vigil.drills.chaos.ChaosProxy;
 import dev.vigil.drills.reconcile.DownstreamWatch;
 import dev.vigil.drills.reconcile.DrillCounts;
 import dev.vigil.drills.reconcile.FaultRecord;
+import dev.vigil.drills.reconcile.KcatCheck;
 import dev.vigil.drills.reconcile.Observed;
 import dev.vigil.drills.reconcile.Reconciler;
 import dev.vigil.drills.reconcile.Snapshots;
@@ -14,6 +15,7 @@ import dev.vigil.drills.stack.Stack;
 import dev.vigil.drills.stack.StackOptions;
 import dev.vigil.drills.workload.CommittedEvent;
 import dev.vigil.drills.workload.OutboxWorkload;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Array;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -152,6 +155,10 @@ public final class DrillSuite {
     DrillCounts counts = null;
     try {
       counts = reconcile(ctx, committed, !Drills.putsDuplicatesOnTheTopic(drill.name()));
+      String disagreement = kcatCrossCheck(ctx, committed, counts);
+      if (disagreement != null) {
+        error = (error == null ? "" : error + "; ") + disagreement;
+      }
     } catch (RuntimeException | SQLException e) {
       error = (error == null ? "" : error + "; ") + "reconcile failed: " + e;
       LOG.error("reconcile failed name={}", drill.name(), e);
@@ -268,6 +275,52 @@ public final class DrillSuite {
     } catch (SQLException e) {
       LOG.debug("receiver count failed: {}", e.getMessage());
       return -1;
+    }
+  }
+
+  /**
+   * Reads the topic once more with kcat, read_committed, as the README tells consumer teams to: its
+   * count of the drill's records and of their copies must be the Java reader's. Returns what is
+   * wrong, or null; where kcat is not installed that is noted, and the drill does not fail for it.
+   */
+  private static String kcatCrossCheck(
+      DrillContext ctx, List<CommittedEvent> committed, DrillCounts counts) {
+    Optional<Path> kcat = KcatCheck.executable();
+    if (kcat.isEmpty()) {
+      ctx.note("kcat is not installed: the topic was not read a second time with it");
+      return null;
+    }
+    Set<UUID> ids = new java.util.HashSet<>();
+    committed.forEach(e -> ids.add(e.eventId()));
+    try {
+      KcatCheck.Seen seen =
+          KcatCheck.readCommitted(
+              kcat.get(), ctx.stack.infra().bootstrapServers(), ctx.stack.options().topic(), ids);
+      ctx.note(
+          String.format(
+              "kcat -X isolation.level=read_committed: %d records of the drill's %d events,"
+                  + " %d distinct, %d duplicates (the Java reader: %d records, %d duplicates)",
+              seen.records(),
+              ids.size(),
+              seen.distinct(),
+              seen.duplicates(),
+              counts.kafkaRecords(),
+              counts.kafkaDuplicates()));
+      if (seen.records() != counts.kafkaRecords()
+          || seen.duplicates() != counts.kafkaDuplicates()) {
+        return "kcat read_committed disagrees with the Java reader: "
+            + seen
+            + " vs records="
+            + counts.kafkaRecords()
+            + " duplicates="
+            + counts.kafkaDuplicates();
+      }
+      return null;
+    } catch (IOException e) {
+      return "kcat failed: " + e.getMessage();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "interrupted while kcat read the topic";
     }
   }
 
