@@ -222,12 +222,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
-    // Exactly-once latency: a transaction's first record that reaches a partition while the
-    // previous transaction's commit markers are still being written waits on the broker, which
-    // retries every this many ms (default 20) before it answers the produce. 1 ms took the relay's
-    // p99 commit -> visible read_committed at 1,000/s from 111 to 45.9 ms (README, "Kafka broker
-    // settings for exactly-once").
-    props.put("add.partitions.to.txn.retry.backoff.ms", "1");
     return new KafkaConfig(props, false);
   }
 

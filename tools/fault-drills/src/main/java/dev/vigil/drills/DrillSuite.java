@@ -25,6 +25,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -290,7 +291,7 @@ public final class DrillSuite {
       ctx.note("kcat is not installed: the topic was not read a second time with it");
       return null;
     }
-    Set<UUID> ids = new java.util.HashSet<>();
+    Set<UUID> ids = new HashSet<>();
     committed.forEach(e -> ids.add(e.eventId()));
     try {
       KcatCheck.Seen seen =
