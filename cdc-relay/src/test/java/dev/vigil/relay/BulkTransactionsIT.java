@@ -2,6 +2,7 @@ package dev.vigil.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertTopic;
@@ -43,6 +44,12 @@ class BulkTransactionsIT {
   @ValueSource(strings = {"exactly-once", "at-least-once"})
   void relayKilledInsideCopyAndInsertSelectTransactionsLosesNoRow(
       String delivery, TestDatabase db, TestKafka kafka) throws Exception {
+    // Time budget of the whole suite (15 min): each variant takes about 75 s. The default delivery
+    // runs always; at-least-once stores its offsets in PostgreSQL but marks batches by the same
+    // TransactionBoundary rule, and InterleavedTransactionsIT restarts it in both modes.
+    assumeTrue(
+        "exactly-once".equals(delivery) || Boolean.getBoolean("vigil.bulk.at-least-once"),
+        "at-least-once variant runs with -Dvigil.bulk.at-least-once=true (suite time budget)");
     RelayFixture.migrateMonitor(db);
     String topic = kafka.uniqueName("alerts");
     Map<String, String> env =
