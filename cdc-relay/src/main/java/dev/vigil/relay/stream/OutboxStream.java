@@ -1,9 +1,11 @@
 package dev.vigil.relay.stream;
 
 import static dev.vigil.relay.config.RelayConfig.DELIVERY;
+import static dev.vigil.relay.config.RelayConfig.MAX_TRANSACTION_PRODUCERS;
 import static dev.vigil.relay.config.RelayConfig.OFFSETS_TOPIC;
 import static dev.vigil.relay.config.RelayConfig.PRODUCER_LINGER;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.TRANSACTION_PRODUCERS;
 
 import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
@@ -14,11 +16,16 @@ import io.debezium.engine.format.ChangeEventFormat;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -37,7 +44,8 @@ public final class OutboxStream implements AutoCloseable {
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
 
-  private final KafkaProducer<byte[], byte[]> producer;
+  // One idempotent producer (at-least-once), or the transactional ones taken in turns.
+  private final List<KafkaProducer<byte[], byte[]>> producers;
   private final BatchPublisher publisher;
   private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
   private final ExecutorService executor;
@@ -45,7 +53,12 @@ public final class OutboxStream implements AutoCloseable {
 
   private OutboxStream(
       RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
-    producer = new KafkaProducer<>(config.kafkaClient().on(producerProperties(config)));
+    producers =
+        config.exactlyOnce()
+            ? transactionalIds(config).stream()
+                .map(id -> newProducer(config, transactionalProducerProperties(config, id)))
+                .toList()
+            : List.of(newProducer(config, atLeastOnceProducerProperties(config)));
     Runnable firstBatch =
         () -> {
           metrics.firstBatchRelayed();
@@ -54,13 +67,13 @@ public final class OutboxStream implements AutoCloseable {
     publisher =
         config.exactlyOnce()
             ? new ExactlyOncePublisher(
-                producer,
+                producers,
+                transactionalIds(config),
                 config.topic(),
-                transactionalId(config),
                 new OffsetRecords(config.get(OFFSETS_TOPIC), EngineProperties.engineName(config)),
                 metrics,
                 firstBatch)
-            : new KafkaPublisher(producer, config.topic(), metrics, firstBatch);
+            : new KafkaPublisher(producers.getFirst(), config.topic(), metrics, firstBatch);
     engine =
         DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
             .using(EngineProperties.of(config))
@@ -112,26 +125,45 @@ public final class OutboxStream implements AutoCloseable {
   }
 
   /**
-   * Registers the transactional id before the engine reads its offsets: this fences every earlier
-   * producer with the id (a zombie relay on the same slot can no longer commit) and completes or
-   * aborts the transaction it left, so the offsets read next are final.
+   * Registers every transactional id of the slot before the engine reads its offsets: this fences
+   * every earlier producer with those ids (a zombie relay on the same slot can no longer commit)
+   * and completes or aborts the transactions they left, so the offsets read next are final. The ids
+   * this relay does not use are fenced too, in case the zombie took turns with more producers.
    */
-  private void initTransactions(RelayConfig config) {
+  private void initTransactions(RelayConfig config) throws InterruptedException {
     try {
-      producer.initTransactions();
-      // Metadata of both topics now, while Kafka answers: a send() without it would wait for it
-      // and, if the broker is down by then, fail; in a transaction that failure ends the run,
-      // whereas a record in the buffer is retried until the broker is back (health says so).
-      producer.partitionsFor(config.topic());
-      producer.partitionsFor(config.get(OFFSETS_TOPIC));
+      fenceUnusedIds(config);
+      for (KafkaProducer<byte[], byte[]> producer : producers) {
+        producer.initTransactions();
+        // Metadata of both topics now, while Kafka answers: a send() without it would wait for it
+        // and, if the broker is down by then, fail; in a transaction that failure ends the run,
+        // whereas a record in the buffer is retried until the broker is back (health says so).
+        producer.partitionsFor(config.topic());
+        producer.partitionsFor(config.get(OFFSETS_TOPIC));
+      }
       LOG.info(
-          "kafka transactions initialised transactional_id={} (earlier producers with this id"
+          "kafka transactions initialised transactional_ids={} (earlier producers with these ids"
               + " are fenced)",
-          transactionalId(config));
-    } catch (RuntimeException e) {
-      producer.close(Duration.ZERO);
+          transactionalIds(config));
+    } catch (RuntimeException | InterruptedException e) {
+      producers.forEach(p -> p.close(Duration.ZERO));
       executor.shutdownNow();
       throw e;
+    }
+  }
+
+  private static void fenceUnusedIds(RelayConfig config) throws InterruptedException {
+    List<String> all = slotTransactionalIds(config, MAX_TRANSACTION_PRODUCERS);
+    List<String> unused = all.subList(config.get(TRANSACTION_PRODUCERS), all.size());
+    if (unused.isEmpty()) {
+      return;
+    }
+    try (Admin admin = TopicSetup.admin(config)) {
+      admin.fenceProducers(unused).all().get(30, TimeUnit.SECONDS);
+      LOG.info("unused transactional ids of the slot fenced transactional_ids={}", unused);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(
+          "cannot fence the slot's unused transactional ids " + unused + ": " + e, e);
     }
   }
 
@@ -170,7 +202,7 @@ public final class OutboxStream implements AutoCloseable {
       closer.join(GRACEFUL_STOP);
       if (closer.isAlive()) {
         LOG.warn("engine did not stop within {}, aborting pending Kafka sends", GRACEFUL_STOP);
-        producer.close(Duration.ZERO);
+        producers.forEach(p -> p.close(Duration.ZERO));
         closer.join(GRACEFUL_STOP);
       }
       executor.shutdown();
@@ -182,7 +214,7 @@ public final class OutboxStream implements AutoCloseable {
       executor.shutdownNow();
     } finally {
       publisher.engineStopped();
-      producer.close(Duration.ofSeconds(5));
+      producers.forEach(p -> p.close(Duration.ofSeconds(5)));
     }
   }
 
@@ -220,10 +252,17 @@ public final class OutboxStream implements AutoCloseable {
   }
 
   /**
-   * The producer's transactional id: one per slot, so a second relay on the slot fences the first.
+   * The transactional ids of the relay's producers, derived from the slot so a second relay on the
+   * slot fences the first: {@code vigil-relay-<slot>}, then {@code vigil-relay-<slot>-1} and so on
+   * ({@code -} is not allowed in a slot name, so no two slots share an id).
    */
-  static String transactionalId(RelayConfig config) {
-    return "vigil-relay-" + config.get(SLOT);
+  static List<String> transactionalIds(RelayConfig config) {
+    return slotTransactionalIds(config, config.get(TRANSACTION_PRODUCERS));
+  }
+
+  private static List<String> slotTransactionalIds(RelayConfig config, int count) {
+    String first = "vigil-relay-" + config.get(SLOT);
+    return IntStream.range(0, count).mapToObj(i -> i == 0 ? first : first + "-" + i).toList();
   }
 
   /** Properties of the consumer that reads the offsets topic back. */
@@ -238,18 +277,24 @@ public final class OutboxStream implements AutoCloseable {
                 "vigil-relay-offsets-" + config.instanceId()));
   }
 
-  static Map<String, Object> producerProperties(RelayConfig config) {
+  private static KafkaProducer<byte[], byte[]> newProducer(
+      RelayConfig config, Map<String, Object> properties) {
+    return new KafkaProducer<>(config.kafkaClient().on(properties));
+  }
+
+  static Map<String, Object> transactionalProducerProperties(
+      RelayConfig config, String transactionalId) {
     Map<String, Object> props = new HashMap<>(atLeastOnceProducerProperties(config));
-    if (config.exactlyOnce()) {
-      props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(config));
-      // How long an open transaction of a relay that died survives when no relay of the slot
-      // starts again (a new one aborts it at once): until then read_committed readers wait.
-      props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
-    }
+    props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+    // Each producer its own client id, so the broker's logs and quotas tell them apart.
+    props.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-" + config.instanceId());
+    // How long an open transaction of a relay that died survives when no relay of the slot
+    // starts again (a new one aborts it at once): until then read_committed readers wait.
+    props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
     return props;
   }
 
-  private static Map<String, Object> atLeastOnceProducerProperties(RelayConfig config) {
+  static Map<String, Object> atLeastOnceProducerProperties(RelayConfig config) {
     return Map.ofEntries(
         Map.entry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers()),
         Map.entry(ProducerConfig.CLIENT_ID_CONFIG, "vigil-relay-" + config.instanceId()),

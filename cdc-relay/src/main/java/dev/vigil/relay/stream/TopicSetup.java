@@ -99,7 +99,8 @@ final class TopicSetup {
     }
   }
 
-  private static Admin admin(RelayConfig config) {
+  /** An admin client with the relay's Kafka security settings. */
+  static Admin admin(RelayConfig config) {
     return Admin.create(
         config
             .kafkaClient()

@@ -16,6 +16,11 @@ public record BenchContext(Infra infra, BenchOptions options, Report report) {
     report.add(Result.median(suite, variant, options.repetitions(), note, measurement));
   }
 
+  /** Adds the median of runs measured by the suite itself (e.g. interleaved with other cases). */
+  public void addRuns(String suite, String variant, String note, List<Map<String, Double>> runs) {
+    report.add(Result.of(suite, variant, runs, note));
+  }
+
   /** Adds a case measured in one run. */
   public void addOneRun(String suite, String variant, Map<String, Double> metrics, String note) {
     report.add(Result.of(suite, variant, List.of(metrics), note));
