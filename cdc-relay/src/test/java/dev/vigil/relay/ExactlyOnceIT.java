@@ -1,7 +1,6 @@
 package dev.vigil.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.vigil.contract.AlertEvent;
@@ -25,8 +24,6 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,13 +56,9 @@ class ExactlyOnceIT {
             .until(() -> Deliveries.ids(reader.poll(), "fence-").size() == 1);
 
         // What a second relay on the same slot does first when it starts (one that got past the
-        // advisory lock, e.g. behind a transaction pooler): register the slot's transactional
-        // ids, both of those the relay takes turns with (VIGIL_RELAY_TRANSACTION_PRODUCERS=2).
-        try (KafkaProducer<byte[], byte[]> newer = transactional(kafka, "vigil-relay-" + slot);
-            KafkaProducer<byte[], byte[]> newer1 =
-                transactional(kafka, "vigil-relay-" + slot + "-1")) {
+        // advisory lock, e.g. behind a transaction pooler): register the slot's transactional id.
+        try (KafkaProducer<byte[], byte[]> newer = transactional(kafka, "vigil-relay-" + slot)) {
           newer.initTransactions();
-          newer1.initTransactions();
           remember(committed, RelayFixture.insertNext(c, "fence-a"));
 
           await()
@@ -100,43 +93,6 @@ class ExactlyOnceIT {
         assertThat(Deliveries.verify(reader.poll(), "fence-", committed))
             .as("duplicates read_committed")
             .isZero();
-      }
-    }
-  }
-
-  @Test
-  void aStartingRelayFencesAlsoTheSlotsTransactionalIdsItDoesNotUse(
-      TestDatabase db, TestKafka kafka) throws Exception {
-    RelayFixture.migrateMonitor(db);
-    RelayFixture.createSequenceTable(db);
-    String topic = kafka.uniqueName("alerts");
-    kafka.createTopic(topic, 1);
-    String slot = RelayFixture.uniqueSlot("fenceall");
-    RelayConfig config = RelayFixture.config(RelayFixture.env(db, kafka, slot, topic, "fenceall"));
-
-    // A zombie that took turns with four producers (VIGIL_RELAY_TRANSACTION_PRODUCERS=4), with a
-    // transaction open on the last id, which a relay taking turns with two never uses.
-    try (KafkaProducer<byte[], byte[]> zombie = transactional(kafka, "vigil-relay-" + slot + "-3");
-        TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic)) {
-      zombie.initTransactions();
-      zombie.beginTransaction();
-      zombie
-          .send(new ProducerRecord<>(topic, bytes("zombie"), bytes("{\"eventId\":\"zombie\"}")))
-          .get();
-
-      try (RelayService relay = RelayFixture.startStreaming(config)) {
-        assertThatThrownBy(zombie::commitTransaction)
-            .isInstanceOfAny(ProducerFencedException.class, InvalidProducerEpochException.class);
-        try (Connection c = db.connect()) {
-          RelayFixture.insertNext(c, "fenceall-a");
-        }
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .until(() -> Deliveries.ids(reader.poll(), "fenceall-").size() == 1);
-        assertThat(reader.poll())
-            .extracting(TopicReader.Received::keyText)
-            .as("keys read_committed: the zombie's transaction was aborted")
-            .containsOnly("fenceall-a");
       }
     }
   }
@@ -219,10 +175,6 @@ class ExactlyOnceIT {
             id),
         new ByteArraySerializer(),
         new ByteArraySerializer());
-  }
-
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   private static KafkaProducer<byte[], byte[]> plain(TestKafka kafka) {

@@ -92,18 +92,6 @@ public final class RelayConfig extends ServiceConfig {
           .doc(
               "Compacted topic of the relay's offsets with exactly-once delivery (created if"
                   + " missing; written in each batch's transaction).");
-
-  /** Upper bound of {@link #TRANSACTION_PRODUCERS}: every relay fences this many ids at start. */
-  public static final int MAX_TRANSACTION_PRODUCERS = 4;
-
-  public static final Setting<Integer> TRANSACTION_PRODUCERS =
-      Setting.integer("VIGIL_RELAY_TRANSACTION_PRODUCERS", 2)
-          .range("1", String.valueOf(MAX_TRANSACTION_PRODUCERS))
-          .doc(
-              "Transactional producers the relay takes turns with, one Kafka transaction each, with"
-                  + " exactly-once delivery: the next batch need not wait for the broker to finish"
-                  + " the previous commit. Ids vigil-relay-<slot>, then -1, -2, -3; a relay"
-                  + " fences all four at start, whatever this setting.");
   public static final Setting<Boolean> DEBEZIUM_HEADERS =
       Setting.bool("VIGIL_RELAY_DEBEZIUM_HEADERS", false)
           .doc(
@@ -144,7 +132,6 @@ public final class RelayConfig extends ServiceConfig {
           OFFSET_FLUSH_INTERVAL,
           DELIVERY,
           OFFSETS_TOPIC,
-          TRANSACTION_PRODUCERS,
           DEBEZIUM_HEADERS,
           STANDBY_POLL_INTERVAL,
           MAX_RETRY_BACKOFF,

@@ -35,17 +35,6 @@ import org.slf4j.LoggerFactory;
  * transaction is still open shows it. The open Kafka transaction, whose records are about to come
  * again, is aborted first.
  *
- * <p>The relay takes turns with a few transactional producers (one transactional id each, all
- * derived from the slot): after a commit the next batch's transaction is opened on the next
- * producer. A producer's next transaction cannot take a partition until the broker has written the
- * markers of its previous one: until then the partition leader's check with the transaction
- * coordinator is answered {@code CONCURRENT_TRANSACTIONS} and retried every 20 ms (the broker's
- * {@code add.partitions.to.txn.retry.backoff.ms}), which every batch would wait. The next
- * producer's previous transaction ended a batch earlier, so its markers are normally written. Order
- * is kept: a transaction is opened only after the previous one's {@code commitTransaction()}
- * returned, i.e. after the commit decision is durable, and {@code read_committed} readers see
- * records in log order, never past an open transaction.
- *
  * <p>Any failure fails the batch: the engine stops without marking anything and the relay restarts
  * from the committed offsets, aborting the open transaction. Fencing ({@link RelayFencedException})
  * is final: another relay took over.
@@ -53,41 +42,28 @@ import org.slf4j.LoggerFactory;
 final class ExactlyOncePublisher implements BatchPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(ExactlyOncePublisher.class);
 
-  // Taken in turns, one transaction each; transactionalIds.get(i) is producers.get(i)'s id.
-  private final List<? extends Producer<byte[], byte[]>> producers;
-  private final List<String> transactionalIds;
+  private final Producer<byte[], byte[]> producer;
   private final String topic;
+  private final String transactionalId;
   private final OffsetRecords offsets;
   private final RelayMetrics metrics;
   // The sends of the open transaction, which may span batches.
   private final PendingAcks acks;
   // Engine thread only (and engineStopped(), after the engine thread is done).
-  private int current;
   private boolean transactionOpen;
   private boolean sourceTransactionOpen;
   private int uncommittedEvents;
 
-  /**
-   * @param producers transactional producers with their transactions initialised, taken in turns
-   * @param transactionalIds their transactional ids, in the same order
-   */
   ExactlyOncePublisher(
-      List<? extends Producer<byte[], byte[]>> producers,
-      List<String> transactionalIds,
+      Producer<byte[], byte[]> producer,
       String topic,
+      String transactionalId,
       OffsetRecords offsets,
       RelayMetrics metrics,
       Runnable onFirstBatch) {
-    if (producers.isEmpty() || producers.size() != transactionalIds.size()) {
-      throw new IllegalArgumentException(
-          "one transactional id per producer, at least one: "
-              + producers.size()
-              + " producers, ids "
-              + transactionalIds);
-    }
-    this.producers = List.copyOf(producers);
-    this.transactionalIds = List.copyOf(transactionalIds);
+    this.producer = producer;
     this.topic = topic;
+    this.transactionalId = transactionalId;
     this.offsets = offsets;
     this.metrics = metrics;
     this.acks = new PendingAcks(onFirstBatch);
@@ -143,28 +119,20 @@ final class ExactlyOncePublisher implements BatchPublisher {
     }
   }
 
-  private Producer<byte[], byte[]> producer() {
-    return producers.get(current);
-  }
-
   private void send(ProducerRecord<byte[], byte[]> record) {
     if (!transactionOpen) {
-      producer().beginTransaction();
+      producer.beginTransaction();
       transactionOpen = true;
     }
-    acks.add(record, producer().send(record));
+    acks.add(record, producer.send(record));
   }
 
-  /**
-   * Waits for every send of the transaction, then commits it and hands the next transaction to the
-   * next producer; returns the committed transaction's number of events.
-   */
+  /** Waits for every send of the transaction, then commits it; returns its number of events. */
   private int commit() throws InterruptedException {
-    producer().flush();
+    producer.flush();
     acks.awaitAll(this::sendFailed);
-    producer().commitTransaction();
+    producer.commitTransaction();
     transactionOpen = false;
-    current = (current + 1) % producers.size();
     int events = uncommittedEvents;
     uncommittedEvents = 0;
     acks.clear();
@@ -192,11 +160,11 @@ final class ExactlyOncePublisher implements BatchPublisher {
         "source transaction restarted before its end (Debezium restarted its task);"
             + " aborting the open Kafka transaction, its records come again"
             + " transactional_id={} uncommitted_events={} offset={}",
-        transactionalIds.get(current),
+        transactionalId,
         uncommittedEvents,
         begin.sourceOffset());
     if (transactionOpen) {
-      producer().abortTransaction();
+      producer.abortTransaction();
       transactionOpen = false;
     }
     uncommittedEvents = 0;
@@ -207,9 +175,9 @@ final class ExactlyOncePublisher implements BatchPublisher {
   private RuntimeException fenced(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) {
-        String id = transactionalIds.get(current);
-        LOG.error("relay fenced, stopping transactional_id={} error={}", id, t.toString());
-        return new RelayFencedException(id, t);
+        LOG.error(
+            "relay fenced, stopping transactional_id={} error={}", transactionalId, t.toString());
+        return new RelayFencedException(transactionalId, t);
       }
     }
     return error instanceof RuntimeException r ? r : new KafkaException(error);
@@ -221,17 +189,17 @@ final class ExactlyOncePublisher implements BatchPublisher {
       return;
     }
     try {
-      producer().abortTransaction();
+      producer.abortTransaction();
       LOG.info(
           "open Kafka transaction aborted at stop transactional_id={} uncommitted_events={}",
-          transactionalIds.get(current),
+          transactionalId,
           uncommittedEvents);
     } catch (RuntimeException e) {
       // Also a producer already closed by a stop that could not wait. The next relay's
       // initTransactions() (or the broker's timeout) aborts it instead.
       LOG.warn(
           "open Kafka transaction not aborted at stop transactional_id={} error={}",
-          transactionalIds.get(current),
+          transactionalId,
           e.toString());
     } finally {
       transactionOpen = false;

@@ -1,11 +1,9 @@
 package dev.vigil.relay.stream;
 
 import static dev.vigil.relay.config.RelayConfig.DELIVERY;
-import static dev.vigil.relay.config.RelayConfig.MAX_TRANSACTION_PRODUCERS;
 import static dev.vigil.relay.config.RelayConfig.OFFSETS_TOPIC;
 import static dev.vigil.relay.config.RelayConfig.PRODUCER_LINGER;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
-import static dev.vigil.relay.config.RelayConfig.TRANSACTION_PRODUCERS;
 
 import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
@@ -16,16 +14,11 @@ import io.debezium.engine.format.ChangeEventFormat;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -44,8 +37,7 @@ public final class OutboxStream implements AutoCloseable {
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
 
-  // One idempotent producer (at-least-once), or the transactional ones taken in turns.
-  private final List<KafkaProducer<byte[], byte[]>> producers;
+  private final KafkaProducer<byte[], byte[]> producer;
   private final BatchPublisher publisher;
   private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
   private final ExecutorService executor;
@@ -53,12 +45,7 @@ public final class OutboxStream implements AutoCloseable {
 
   private OutboxStream(
       RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
-    producers =
-        config.exactlyOnce()
-            ? transactionalIds(config).stream()
-                .map(id -> newProducer(config, transactionalProducerProperties(config, id)))
-                .toList()
-            : List.of(newProducer(config, atLeastOnceProducerProperties(config)));
+    producer = new KafkaProducer<>(config.kafkaClient().on(producerProperties(config)));
     Runnable firstBatch =
         () -> {
           metrics.firstBatchRelayed();
@@ -67,13 +54,13 @@ public final class OutboxStream implements AutoCloseable {
     publisher =
         config.exactlyOnce()
             ? new ExactlyOncePublisher(
-                producers,
-                transactionalIds(config),
+                producer,
                 config.topic(),
+                transactionalId(config),
                 new OffsetRecords(config.get(OFFSETS_TOPIC), EngineProperties.engineName(config)),
                 metrics,
                 firstBatch)
-            : new KafkaPublisher(producers.getFirst(), config.topic(), metrics, firstBatch);
+            : new KafkaPublisher(producer, config.topic(), metrics, firstBatch);
     engine =
         DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
             .using(EngineProperties.of(config))
@@ -125,45 +112,26 @@ public final class OutboxStream implements AutoCloseable {
   }
 
   /**
-   * Registers every transactional id of the slot before the engine reads its offsets: this fences
-   * every earlier producer with those ids (a zombie relay on the same slot can no longer commit)
-   * and completes or aborts the transactions they left, so the offsets read next are final. The ids
-   * this relay does not use are fenced too, in case the zombie took turns with more producers.
+   * Registers the transactional id before the engine reads its offsets: this fences every earlier
+   * producer with the id (a zombie relay on the same slot can no longer commit) and completes or
+   * aborts the transaction it left, so the offsets read next are final.
    */
-  private void initTransactions(RelayConfig config) throws InterruptedException {
+  private void initTransactions(RelayConfig config) {
     try {
-      fenceUnusedIds(config);
-      for (KafkaProducer<byte[], byte[]> producer : producers) {
-        producer.initTransactions();
-        // Metadata of both topics now, while Kafka answers: a send() without it would wait for it
-        // and, if the broker is down by then, fail; in a transaction that failure ends the run,
-        // whereas a record in the buffer is retried until the broker is back (health says so).
-        producer.partitionsFor(config.topic());
-        producer.partitionsFor(config.get(OFFSETS_TOPIC));
-      }
+      producer.initTransactions();
+      // Metadata of both topics now, while Kafka answers: a send() without it would wait for it
+      // and, if the broker is down by then, fail; in a transaction that failure ends the run,
+      // whereas a record in the buffer is retried until the broker is back (health says so).
+      producer.partitionsFor(config.topic());
+      producer.partitionsFor(config.get(OFFSETS_TOPIC));
       LOG.info(
-          "kafka transactions initialised transactional_ids={} (earlier producers with these ids"
+          "kafka transactions initialised transactional_id={} (earlier producers with this id"
               + " are fenced)",
-          transactionalIds(config));
-    } catch (RuntimeException | InterruptedException e) {
-      producers.forEach(p -> p.close(Duration.ZERO));
+          transactionalId(config));
+    } catch (RuntimeException e) {
+      producer.close(Duration.ZERO);
       executor.shutdownNow();
       throw e;
-    }
-  }
-
-  private static void fenceUnusedIds(RelayConfig config) throws InterruptedException {
-    List<String> all = slotTransactionalIds(config, MAX_TRANSACTION_PRODUCERS);
-    List<String> unused = all.subList(config.get(TRANSACTION_PRODUCERS), all.size());
-    if (unused.isEmpty()) {
-      return;
-    }
-    try (Admin admin = TopicSetup.admin(config)) {
-      admin.fenceProducers(unused).all().get(30, TimeUnit.SECONDS);
-      LOG.info("unused transactional ids of the slot fenced transactional_ids={}", unused);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException(
-          "cannot fence the slot's unused transactional ids " + unused + ": " + e, e);
     }
   }
 
@@ -202,7 +170,7 @@ public final class OutboxStream implements AutoCloseable {
       closer.join(GRACEFUL_STOP);
       if (closer.isAlive()) {
         LOG.warn("engine did not stop within {}, aborting pending Kafka sends", GRACEFUL_STOP);
-        producers.forEach(p -> p.close(Duration.ZERO));
+        producer.close(Duration.ZERO);
         closer.join(GRACEFUL_STOP);
       }
       executor.shutdown();
@@ -214,7 +182,7 @@ public final class OutboxStream implements AutoCloseable {
       executor.shutdownNow();
     } finally {
       publisher.engineStopped();
-      producers.forEach(p -> p.close(Duration.ofSeconds(5)));
+      producer.close(Duration.ofSeconds(5));
     }
   }
 
@@ -252,17 +220,10 @@ public final class OutboxStream implements AutoCloseable {
   }
 
   /**
-   * The transactional ids of the relay's producers, derived from the slot so a second relay on the
-   * slot fences the first: {@code vigil-relay-<slot>}, then {@code vigil-relay-<slot>-1} and so on
-   * ({@code -} is not allowed in a slot name, so no two slots share an id).
+   * The producer's transactional id: one per slot, so a second relay on the slot fences the first.
    */
-  static List<String> transactionalIds(RelayConfig config) {
-    return slotTransactionalIds(config, config.get(TRANSACTION_PRODUCERS));
-  }
-
-  private static List<String> slotTransactionalIds(RelayConfig config, int count) {
-    String first = "vigil-relay-" + config.get(SLOT);
-    return IntStream.range(0, count).mapToObj(i -> i == 0 ? first : first + "-" + i).toList();
+  static String transactionalId(RelayConfig config) {
+    return "vigil-relay-" + config.get(SLOT);
   }
 
   /** Properties of the consumer that reads the offsets topic back. */
@@ -277,24 +238,18 @@ public final class OutboxStream implements AutoCloseable {
                 "vigil-relay-offsets-" + config.instanceId()));
   }
 
-  private static KafkaProducer<byte[], byte[]> newProducer(
-      RelayConfig config, Map<String, Object> properties) {
-    return new KafkaProducer<>(config.kafkaClient().on(properties));
-  }
-
-  static Map<String, Object> transactionalProducerProperties(
-      RelayConfig config, String transactionalId) {
+  static Map<String, Object> producerProperties(RelayConfig config) {
     Map<String, Object> props = new HashMap<>(atLeastOnceProducerProperties(config));
-    props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-    // Each producer its own client id, so the broker's logs and quotas tell them apart.
-    props.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-" + config.instanceId());
-    // How long an open transaction of a relay that died survives when no relay of the slot
-    // starts again (a new one aborts it at once): until then read_committed readers wait.
-    props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
+    if (config.exactlyOnce()) {
+      props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(config));
+      // How long an open transaction of a relay that died survives when no relay of the slot
+      // starts again (a new one aborts it at once): until then read_committed readers wait.
+      props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
+    }
     return props;
   }
 
-  static Map<String, Object> atLeastOnceProducerProperties(RelayConfig config) {
+  private static Map<String, Object> atLeastOnceProducerProperties(RelayConfig config) {
     return Map.ofEntries(
         Map.entry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers()),
         Map.entry(ProducerConfig.CLIENT_ID_CONFIG, "vigil-relay-" + config.instanceId()),

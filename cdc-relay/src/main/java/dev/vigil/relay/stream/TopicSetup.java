@@ -99,8 +99,7 @@ final class TopicSetup {
     }
   }
 
-  /** An admin client with the relay's Kafka security settings. */
-  static Admin admin(RelayConfig config) {
+  private static Admin admin(RelayConfig config) {
     return Admin.create(
         config
             .kafkaClient()

@@ -1,9 +1,7 @@
 package dev.vigil.relay.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
 import dev.vigil.relay.config.RelayConfig;
 import java.util.HashMap;
@@ -36,34 +34,10 @@ class EnginePropertiesTest {
         .containsEntry("vigil.offsets.kafka.topic", "vigil.relay.offsets")
         .containsEntry("vigil.offsets.kafka.consumer.bootstrap.servers", "kafka:9092")
         .containsEntry("offset.flush.interval.ms", "0");
-    assertThat(OutboxStream.transactionalIds(config))
-        .containsExactly("vigil-relay-slot_a", "vigil-relay-slot_a-1");
-    assertThat(OutboxStream.transactionalProducerProperties(config, "vigil-relay-slot_a-1"))
-        .containsEntry("transactional.id", "vigil-relay-slot_a-1")
+    assertThat(OutboxStream.producerProperties(config))
+        .containsEntry("transactional.id", "vigil-relay-slot_a")
         .containsEntry("enable.idempotence", true)
         .containsEntry("acks", "all");
-  }
-
-  @Test
-  void oneTransactionalProducerPerIdUpToTheSetting() {
-    Map<String, String> env = new HashMap<>(ENV);
-    env.put("VIGIL_RELAY_TRANSACTION_PRODUCERS", "1");
-    assertThat(OutboxStream.transactionalIds(new RelayConfig(new Settings(env))))
-        .containsExactly("vigil-relay-slot_a");
-    env.put("VIGIL_RELAY_TRANSACTION_PRODUCERS", "4");
-    assertThat(OutboxStream.transactionalIds(new RelayConfig(new Settings(env))))
-        .containsExactly(
-            "vigil-relay-slot_a",
-            "vigil-relay-slot_a-1",
-            "vigil-relay-slot_a-2",
-            "vigil-relay-slot_a-3");
-    for (String bad : new String[] {"0", "5", "-1", "two", "1.5", "99999999999", "2\u0000"}) {
-      env.put("VIGIL_RELAY_TRANSACTION_PRODUCERS", bad);
-      assertThatThrownBy(() -> new RelayConfig(new Settings(env)))
-          .as("VIGIL_RELAY_TRANSACTION_PRODUCERS=%s", bad)
-          .isInstanceOf(ConfigException.class)
-          .hasMessageContaining("VIGIL_RELAY_TRANSACTION_PRODUCERS");
-    }
   }
 
   @Test
@@ -74,8 +48,7 @@ class EnginePropertiesTest {
     assertThat(EngineProperties.of(atLeastOnce))
         .containsEntry("offset.storage", PostgresOffsetStore.class.getName())
         .containsEntry("vigil.offsets.slot", "slot_a");
-    assertThat(OutboxStream.atLeastOnceProducerProperties(atLeastOnce))
-        .doesNotContainKey("transactional.id");
+    assertThat(OutboxStream.producerProperties(atLeastOnce)).doesNotContainKey("transactional.id");
   }
 
   @Test

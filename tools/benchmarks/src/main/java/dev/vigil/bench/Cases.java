@@ -14,9 +14,6 @@ public final class Cases {
   public static final String EXACTLY_ONCE = "exactly-once";
   public static final String AT_LEAST_ONCE = "at-least-once";
 
-  /** Exactly-once with {@code VIGIL_RELAY_TRANSACTION_PRODUCERS=1}: what taking turns saves. */
-  public static final String EXACTLY_ONCE_ONE_PRODUCER = "exactly-once, one producer";
-
   /** The delivery suite's live case: the offered rate. */
   public static final String DELIVERY_LIVE = "@1000/s";
 

@@ -150,11 +150,10 @@ final class Headlines {
   private static void delivery(Report r, Consumer<Headline> sink) {
     String eos = Cases.EXACTLY_ONCE;
     String alo = Cases.AT_LEAST_ONCE;
-    String one = Cases.EXACTLY_ONCE_ONE_PRODUCER;
     String live = Cases.DELIVERY_LIVE;
-    String backlog = Cases.DELIVERY_BACKLOG;
     double eosSeen = r.metric(Cases.DELIVERY, Cases.delivery(eos, live), "seen_p99_ms");
-    double eosDrain = r.metric(Cases.DELIVERY, Cases.delivery(eos, backlog), "events_per_s");
+    double eosDrain =
+        r.metric(Cases.DELIVERY, Cases.delivery(eos, Cases.DELIVERY_BACKLOG), "events_per_s");
     sink.accept(
         Headline.atMost(
             "exactly-once at 1,000/s: p99 commit → seen by a read_committed consumer",
@@ -172,17 +171,9 @@ final class Headlines {
     sink.accept(
         Headline.info(
             "exactly-once / at-least-once: drain of the backlog",
-            eosDrain / r.metric(Cases.DELIVERY, Cases.delivery(alo, backlog), "events_per_s"),
-            "x"));
-    sink.accept(
-        Headline.info(
-            "exactly-once, two producers in turns / one producer: p99 seen at 1,000/s",
-            eosSeen / r.metric(Cases.DELIVERY, Cases.delivery(one, live), "seen_p99_ms"),
-            "x"));
-    sink.accept(
-        Headline.info(
-            "exactly-once, two producers in turns / one producer: drain of the backlog",
-            eosDrain / r.metric(Cases.DELIVERY, Cases.delivery(one, backlog), "events_per_s"),
+            eosDrain
+                / r.metric(
+                    Cases.DELIVERY, Cases.delivery(alo, Cases.DELIVERY_BACKLOG), "events_per_s"),
             "x"));
   }
 

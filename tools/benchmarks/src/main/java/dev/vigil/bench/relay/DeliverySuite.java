@@ -18,11 +18,9 @@ import javax.sql.DataSource;
 /**
  * The cost of exactly-once delivery: the relay with {@code VIGIL_RELAY_DELIVERY=at-least-once} and
  * with {@code exactly-once}, side by side, read by a {@code read_committed} consumer (what the
- * notifier and the topic contract ask of consumers); and exactly-once with a single transactional
- * producer ({@code VIGIL_RELAY_TRANSACTION_PRODUCERS=1}) instead of the default's two in turns. Per
- * mode: latency at 1,000 rows/s from the outbox commit to the record being visible to that consumer
- * ({@code seen_p99_ms}; for a transactional record that is its Kafka commit), and the drain rate of
- * a backlog.
+ * notifier and the topic contract ask of consumers). Per mode: latency at 1,000 rows/s from the
+ * outbox commit to the record being visible to that consumer ({@code seen_p99_ms}; for a
+ * transactional record that is its Kafka commit), and the drain rate of a backlog.
  */
 public final class DeliverySuite implements Suite {
   public static final String NAME = Cases.DELIVERY;
@@ -33,14 +31,7 @@ public final class DeliverySuite implements Suite {
   private static final List<Mode> MODES =
       List.of(
           new Mode(Cases.AT_LEAST_ONCE, Map.of("VIGIL_RELAY_DELIVERY", "at-least-once")),
-          new Mode(Cases.EXACTLY_ONCE, Map.of("VIGIL_RELAY_DELIVERY", "exactly-once")),
-          new Mode(
-              Cases.EXACTLY_ONCE_ONE_PRODUCER,
-              Map.of(
-                  "VIGIL_RELAY_DELIVERY",
-                  "exactly-once",
-                  "VIGIL_RELAY_TRANSACTION_PRODUCERS",
-                  "1")));
+          new Mode(Cases.EXACTLY_ONCE, Map.of("VIGIL_RELAY_DELIVERY", "exactly-once")));
   private static final double RATE = 1000; // Cases.DELIVERY_LIVE names it
 
   /** One mode's database, topic, writers and reader, side by side with the other modes'. */
