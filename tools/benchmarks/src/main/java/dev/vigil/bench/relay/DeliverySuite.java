@@ -42,8 +42,8 @@ public final class DeliverySuite implements Suite {
    * Repetitions are interleaved: each one runs every mode in turn, starting one mode later than the
    * repetition before, with a fresh relay each time. The machine drifts during a run (the benchmark
    * JVM's JIT, the broker's and PostgreSQL's caches), and with one mode after the other that drift
-   * was charged to whichever mode came first: exactly-once with one producer measured p99 89 ms as
-   * the third mode of a run and 328 ms as the first of the next. One unmeasured round first.
+   * was charged to whichever mode came first: the same exactly-once relay measured p99 89 ms as the
+   * third mode of a run and 328 ms as the first of the next. One unmeasured round first.
    */
   @Override
   public void run(BenchContext ctx) {
