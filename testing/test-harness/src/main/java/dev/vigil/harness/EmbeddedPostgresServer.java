@@ -26,7 +26,6 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   public static final String USER = "postgres";
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
-  private static final Duration STOP_WAIT = Duration.ofSeconds(60);
 
   private final Path dataDir;
   private final Path workDir;
@@ -156,38 +155,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       return;
     }
     try {
-      postgres.close();
-      awaitPostmasterGone();
+      Postmasters.stop(postgres, dataDir);
       LOG.info("postgres stopped port={}", port);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot stop embedded PostgreSQL on port " + port, e);
     } finally {
       postgres = null;
-    }
-  }
-
-  /**
-   * Waits until the postmaster has exited. The embedded server's close runs {@code pg_ctl stop -m
-   * fast -t 5} and only logs "Could not stop postmaster" when that takes longer: a fast shutdown
-   * also waits for the checkpoint and for each logical walsender to send its remaining WAL, which
-   * took more than 5 s on a loaded 2-core CI machine. A start right after then found the old server
-   * still running and failed (ResilienceIT, 2026-12-02). The postmaster removes {@code
-   * postmaster.pid} as it exits.
-   */
-  private void awaitPostmasterGone() {
-    Path pid = dataDir.resolve("postmaster.pid");
-    long deadline = System.nanoTime() + STOP_WAIT.toNanos();
-    while (Files.exists(pid)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "embedded PostgreSQL on port " + port + " still running " + STOP_WAIT + " after stop");
-      }
-      try {
-        Thread.sleep(50); // polling a file the postmaster removes as it exits
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while PostgreSQL stopped", e);
-      }
     }
   }
 

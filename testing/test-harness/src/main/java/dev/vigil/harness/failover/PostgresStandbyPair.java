@@ -1,5 +1,6 @@
 package dev.vigil.harness.failover;
 
+import dev.vigil.harness.Postmasters;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,8 +127,9 @@ public final class PostgresStandbyPair implements AutoCloseable {
     primary = server(primaryData, primaryPort);
     standby = server(standbyData, 0);
     standbyPort = standby.getPort();
-    awaitCondition(
+    Postmasters.awaitUntil(
         "standby streaming from the primary",
+        CONDITION_WAIT,
         () ->
             queryBoolean(
                 primaryPort,
@@ -251,8 +252,9 @@ public final class PostgresStandbyPair implements AutoCloseable {
     if (!queryBoolean(standbyPort(), "select pg_promote(true, 60)")) {
       throw new IllegalStateException("the standby did not finish promotion within 60 s");
     }
-    awaitCondition(
+    Postmasters.awaitUntil(
         "promoted standby out of recovery",
+        CONDITION_WAIT,
         () -> !queryBoolean(standbyPort(), "select pg_is_in_recovery()"));
     promoted = true;
     LOG.info("postgres standby promoted port={}", standbyPort());
@@ -268,7 +270,7 @@ public final class PostgresStandbyPair implements AutoCloseable {
       return;
     }
     try {
-      current.close();
+      Postmasters.stop(current, promoted ? standbyData : primaryData);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot stop the primary", e);
     }
@@ -309,21 +311,6 @@ public final class PostgresStandbyPair implements AutoCloseable {
       return rs.getBoolean(1);
     } catch (SQLException e) {
       throw new IllegalStateException("query failed on port " + port + ": " + sql, e);
-    }
-  }
-
-  private static void awaitCondition(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + CONDITION_WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("gave up waiting for " + what + " after " + CONDITION_WAIT);
-      }
-      try {
-        Thread.sleep(100); // polling a condition, bounded by the deadline
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for " + what, e);
-      }
     }
   }
 

@@ -10,7 +10,6 @@ import dev.vigil.bench.outbox.OutboxWriters;
 import dev.vigil.relay.RelayService;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -24,19 +23,21 @@ import javax.sql.DataSource;
  */
 public final class DeliverySuite implements Suite {
   public static final String NAME = Cases.DELIVERY;
-
-  /** A case's name and the relay settings that differ from the relay's defaults. */
-  private record Mode(String name, Map<String, String> settings) {}
-
-  private static final List<Mode> MODES =
-      List.of(
-          new Mode(Cases.AT_LEAST_ONCE, Map.of("VIGIL_RELAY_DELIVERY", "at-least-once")),
-          new Mode(Cases.EXACTLY_ONCE, Map.of("VIGIL_RELAY_DELIVERY", "exactly-once")));
+  private static final List<String> MODES = List.of(Cases.AT_LEAST_ONCE, Cases.EXACTLY_ONCE);
   private static final double RATE = 1000; // Cases.DELIVERY_LIVE names it
 
-  /** One mode's database, topic, writers and reader, side by side with the other modes'. */
+  /**
+   * One mode's database, topic, writers and reader, side by side with the other modes', and its
+   * repetitions' results so far.
+   */
   private record Lane(
-      Mode mode, String database, String topic, OutboxWriters writers, AckWatcher watcher) {}
+      String mode,
+      String database,
+      String topic,
+      OutboxWriters writers,
+      AckWatcher watcher,
+      List<Map<String, Double>> live,
+      List<Map<String, Double>> drained) {}
 
   /**
    * Repetitions are interleaved: each one runs every mode in turn, starting one mode later than the
@@ -49,10 +50,9 @@ public final class DeliverySuite implements Suite {
   public void run(BenchContext ctx) {
     List<Lane> lanes = new ArrayList<>();
     try {
-      for (Mode mode : MODES) {
-        String id = mode.name().replaceAll("[^a-z]+", "_");
-        String database = "bench_" + id;
-        String topic = "bench.delivery." + id;
+      for (String mode : MODES) {
+        String database = "bench_" + mode.replace("-", "_");
+        String topic = "bench.delivery." + mode;
         DataSource db = ctx.infra().monitorDatabase(database, WRITERS + 1);
         ctx.infra().createTopic(topic, PARTITIONS);
         OutboxWriters writers = new OutboxWriters(db, "outbox", WRITERS, SERVICES);
@@ -66,33 +66,33 @@ public final class DeliverySuite implements Suite {
                     ctx.infra().bootstrapServers(),
                     topic,
                     writers.commitMicros(),
-                    "read_committed")));
+                    "read_committed"),
+                new ArrayList<>(),
+                new ArrayList<>()));
       }
       for (Lane lane : lanes) {
         live(ctx, lane); // warm-up round, not measured
       }
-      Map<Lane, List<Map<String, Double>>> live = new LinkedHashMap<>();
-      Map<Lane, List<Map<String, Double>>> drained = new LinkedHashMap<>();
       int reps = ctx.options().repetitions();
       for (int rep = 0; rep < reps; rep++) {
         for (int i = 0; i < lanes.size(); i++) {
           Lane lane = lanes.get((rep + i) % lanes.size());
-          live.computeIfAbsent(lane, l -> new ArrayList<>()).add(live(ctx, lane));
-          drained.computeIfAbsent(lane, l -> new ArrayList<>()).add(drain(ctx, lane));
+          lane.live().add(live(ctx, lane));
+          lane.drained().add(drain(ctx, lane));
         }
       }
       for (Lane lane : lanes) {
         ctx.addRuns(
             NAME,
-            Cases.delivery(lane.mode().name(), Cases.DELIVERY_LIVE),
+            Cases.delivery(lane.mode(), Cases.DELIVERY_LIVE),
             "seen_p99_ms = commit -> visible to a read_committed consumer",
-            live.get(lane));
+            lane.live());
         ctx.addRuns(
             NAME,
-            Cases.delivery(lane.mode().name(), Cases.DELIVERY_BACKLOG),
+            Cases.delivery(lane.mode(), Cases.DELIVERY_BACKLOG),
             ctx.options().backlog()
                 + " rows committed while the relay was stopped, read read_committed",
-            drained.get(lane));
+            lane.drained());
       }
     } finally {
       lanes.forEach(lane -> lane.watcher().close());
@@ -122,6 +122,6 @@ public final class DeliverySuite implements Suite {
   }
 
   private static RelayService start(BenchContext ctx, Lane lane) {
-    return VigilRelay.start(ctx.infra(), lane.database(), lane.topic(), lane.mode().settings());
+    return VigilRelay.start(ctx.infra(), lane.database(), lane.topic(), lane.mode());
   }
 }

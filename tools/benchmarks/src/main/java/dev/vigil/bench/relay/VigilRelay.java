@@ -33,14 +33,8 @@ public final class VigilRelay {
 
   /** The same with {@code VIGIL_RELAY_DELIVERY=delivery} (exactly-once or at-least-once). */
   public static RelayService start(Infra infra, String database, String topic, String delivery) {
-    return start(infra, database, topic, Map.of("VIGIL_RELAY_DELIVERY", delivery));
-  }
-
-  /** The same with some settings other than the defaults. */
-  public static RelayService start(
-      Infra infra, String database, String topic, Map<String, String> overrides) {
     Map<String, String> env = settings(infra, database, topic);
-    env.putAll(overrides);
+    env.put("VIGIL_RELAY_DELIVERY", delivery);
     return start(env);
   }
 
