@@ -54,10 +54,7 @@ class PostgresFailoverIT {
             .atMost(Duration.ofSeconds(120))
             .until(() -> Deliveries.ids(reader.poll(), PREFIX).size() >= 200);
         // The failover slot must be on the standby before the primary dies; a plain slot never is.
-        await()
-            .atMost(Duration.ofSeconds(180))
-            .pollInterval(Duration.ofMillis(250))
-            .until(() -> pair.standbyHasSyncedSlot(slot));
+        pair.awaitSyncedSlot(slot, Duration.ofSeconds(180));
         int writtenAtKill = writer.written();
 
         pair.killPrimary();

@@ -33,13 +33,19 @@ public final class Postmasters {
    * @throws IllegalStateException if it does not within {@code timeout}, or on interrupt
    */
   public static void awaitUntil(String what, Duration timeout, BooleanSupplier condition) {
+    awaitUntil(what, timeout, Duration.ofMillis(50), condition);
+  }
+
+  /** {@link #awaitUntil(String, Duration, BooleanSupplier)}, polling every {@code poll}. */
+  public static void awaitUntil(
+      String what, Duration timeout, Duration poll, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("gave up waiting for " + what + " after " + timeout);
       }
       try {
-        Thread.sleep(50); // polling a condition, bounded by the deadline
+        Thread.sleep(poll.toMillis()); // polling a condition, bounded by the deadline
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while waiting for " + what, e);

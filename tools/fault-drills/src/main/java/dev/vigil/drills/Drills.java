@@ -300,10 +300,7 @@ final class Drills {
     Infra infra = ctx.stack.infra();
     ctx.awaitProgressThenPause(
         "receiver", ctx.watch::receiverDistinct, ctx.watch.receiverDistinct());
-    Stack.await(
-        "the relay's slot synchronised to the standby",
-        STARTUP,
-        () -> infra.standbyHasSyncedSlot(Stack.RELAY_SLOT));
+    infra.awaitSyncedSlot(Stack.RELAY_SLOT, STARTUP);
     long at = System.nanoTime();
     infra.failOver();
     ctx.record(

@@ -217,6 +217,35 @@ public final class PostgresStandbyPair implements AutoCloseable {
   }
 
   /**
+   * Waits until the standby holds a synchronised copy of the logical slot {@code slot} ({@link
+   * #standbyHasSyncedSlot}), helping PostgreSQL along while it waits. The copy becomes persistent
+   * only once the primary's slot has moved past the standby's catalog xmin, and a logical slot's
+   * catalog xmin moves at running-transactions records, which the primary writes on its own every
+   * 15 s and at checkpoints; the standby's slot sync worker doubles its nap up to 30 s while
+   * nothing changes. Left alone that took 81 s on the 2-core CI machine (PostgresFailoverIT). So
+   * every round writes a running-transactions record on the primary ({@code
+   * pg_log_standby_snapshot()}) and wakes the sync worker with a configuration reload on the
+   * standby. The slot's consumer must keep confirming positions meanwhile (the relay does, with
+   * every batch and heartbeat).
+   *
+   * @throws IllegalStateException if the copy is not there within {@code timeout}
+   */
+  public void awaitSyncedSlot(String slot, Duration timeout) {
+    Postmasters.awaitUntil(
+        "slot " + slot + " synchronised to the standby",
+        timeout,
+        Duration.ofMillis(250),
+        () -> {
+          if (standbyHasSyncedSlot(slot)) {
+            return true;
+          }
+          execute(primaryPort(), "select pg_log_standby_snapshot()");
+          execute(standbyPort(), "select pg_reload_conf()");
+          return false;
+        });
+  }
+
+  /**
    * Kills the primary as a host crash would: SIGKILL to its postmaster and every process it
    * started, no shutdown checkpoint, every connection broken. Returns once they are gone.
    */

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,9 +115,12 @@ public final class Infra implements AutoCloseable {
     return pair != null;
   }
 
-  /** Whether the standby holds a synchronised, persistent copy of the logical slot {@code slot}. */
-  public boolean standbyHasSyncedSlot(String slot) {
-    return requirePair().standbyHasSyncedSlot(slot);
+  /**
+   * Waits until the standby holds a synchronised, persistent copy of the logical slot {@code slot}
+   * ({@link PostgresStandbyPair#awaitSyncedSlot}).
+   */
+  public void awaitSyncedSlot(String slot, Duration timeout) {
+    requirePair().awaitSyncedSlot(slot, timeout);
   }
 
   /**
