@@ -31,6 +31,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -171,9 +172,8 @@ class StatusPageBrowserIT {
             });
     assertThat(script("return window.loadedOnce")).as("no full reload").isEqualTo("yes");
     assertThat(script("return window.pwned")).as("hostile error ran no script").isNull();
-    assertThat(card("nightly-batch").findElement(By.cssSelector(".error")).getText())
-        .startsWith(HOSTILE);
-    assertThat(browser.findElement(By.id("last-check")).getText()).endsWith("UTC");
+    assertThat(text(".service[data-service='nightly-batch'] .error")).startsWith(HOSTILE);
+    assertThat(text("#last-check")).endsWith("UTC");
     shot("overview-desktop");
 
     // The broken service recovers: the incident closes with a duration, still without a reload.
@@ -190,11 +190,19 @@ class StatusPageBrowserIT {
     assertThat(script("return window.loadedOnce")).as("no full reload").isEqualTo("yes");
 
     // The service page: history table, chart with the DOWN checks marked, the incident.
-    card("search").findElement(By.cssSelector("a.name")).click();
+    // A real click; retried if the refresh replaced the card between finding the link and clicking.
+    await()
+        .atMost(PATIENCE)
+        .ignoreException(StaleElementReferenceException.class)
+        .until(
+            () -> {
+              card("search").findElement(By.cssSelector("a.name")).click();
+              return true;
+            });
     await()
         .atMost(PATIENCE)
         .until(() -> browser.getCurrentUrl().endsWith("/status/services/search"));
-    assertThat(browser.findElement(By.cssSelector("#summary .name")).getText()).isEqualTo("search");
+    assertThat(text("#summary .name")).isEqualTo("search");
     assertThat(browser.findElements(By.cssSelector(".chart circle.down"))).isNotEmpty();
     assertThat(browser.findElements(By.cssSelector(".chart polyline"))).isNotEmpty();
     assertThat(browser.findElements(By.cssSelector("table.checks tr.down"))).isNotEmpty();
@@ -260,6 +268,19 @@ class StatusPageBrowserIT {
 
   private String stateOf(String service) {
     return card(service).findElement(By.cssSelector(".state")).getText();
+  }
+
+  /**
+   * The rendered text of the first element matching {@code css}, read in one script call: the page
+   * replaces its content every second, and between finding an element and reading it in two
+   * WebDriver calls the element may be gone (a stale element on the loaded CI machine).
+   */
+  private String text(String css) {
+    return (String)
+        ((JavascriptExecutor) browser)
+            .executeScript(
+                "var e = document.querySelector(arguments[0]); return e === null ? null : e.innerText;",
+                css);
   }
 
   private WebElement card(String service) {
