@@ -151,7 +151,7 @@ class StatusPageBrowserIT {
     browser.get(base + "/status");
     // The page itself, served before anything is known, refreshes in place until it shows the
     // broken service DOWN with an open incident and uptime counted for the healthy one.
-    ((JavascriptExecutor) browser).executeScript("window.loadedOnce = 'yes';");
+    script("window.loadedOnce = 'yes';");
     await()
         .atMost(PATIENCE)
         .ignoreExceptions()
@@ -277,10 +277,9 @@ class StatusPageBrowserIT {
    */
   private String text(String css) {
     return (String)
-        ((JavascriptExecutor) browser)
-            .executeScript(
-                "var e = document.querySelector(arguments[0]); return e === null ? null : e.innerText;",
-                css);
+        script(
+            "var e = document.querySelector(arguments[0]); return e === null ? null : e.innerText;",
+            css);
   }
 
   private WebElement card(String service) {
@@ -301,8 +300,8 @@ class StatusPageBrowserIT {
         .toList();
   }
 
-  private Object script(String code) {
-    return ((JavascriptExecutor) browser).executeScript(code);
+  private Object script(String code, Object... args) {
+    return ((JavascriptExecutor) browser).executeScript(code, args);
   }
 
   private void shot(String name) throws Exception {
