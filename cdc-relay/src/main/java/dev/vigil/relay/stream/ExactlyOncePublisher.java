@@ -5,8 +5,11 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -101,13 +104,14 @@ final class ExactlyOncePublisher implements BatchPublisher {
           sourceTransactionOpen = false;
         }
       }
-    } catch (ProducerFencedException | InvalidProducerEpochException e) {
-      throw fenced(e);
-    } catch (KafkaException e) {
-      throw fenced(e) instanceof RelayFencedException f ? f : e;
-    } finally {
-      acks.batchEnded();
+    } catch (RuntimeException | InterruptedException e) {
+      acks.batchFailed(e);
+      if (e instanceof KafkaException && fenced(e) instanceof RelayFencedException f) {
+        throw f;
+      }
+      throw e;
     }
+    acks.batchEnded();
     for (int i = 0; i <= safe; i++) {
       committer.markProcessed(batch.get(i));
     }
@@ -119,12 +123,26 @@ final class ExactlyOncePublisher implements BatchPublisher {
     }
   }
 
-  private void send(ProducerRecord<byte[], byte[]> record) {
+  /**
+   * Sends one record in the open transaction (beginning one if none is). A send the producer
+   * refused before it reached its buffer (no metadata within {@code max.block.ms}, a record over
+   * {@code max.request.size}) comes back as a failed future and leaves the transaction in error:
+   * that refusal ends the batch at once, as the reason, rather than the next send's "error state".
+   */
+  private void send(ProducerRecord<byte[], byte[]> record) throws InterruptedException {
     if (!transactionOpen) {
       producer.beginTransaction();
       transactionOpen = true;
     }
-    acks.add(record, producer.send(record));
+    Future<RecordMetadata> sent = producer.send(record);
+    if (sent.isDone()) {
+      try {
+        sent.get();
+      } catch (ExecutionException e) {
+        throw sendFailed(record, e.getCause());
+      }
+    }
+    acks.add(record, sent);
   }
 
   /** Waits for every send of the transaction, then commits it; returns its number of events. */

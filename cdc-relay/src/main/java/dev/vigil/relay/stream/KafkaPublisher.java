@@ -80,10 +80,13 @@ final class KafkaPublisher implements BatchPublisher {
         producer.flush();
         acks.awaitAll(RelaySendException::refused);
       }
+    } catch (RuntimeException | InterruptedException e) {
+      acks.batchFailed(e);
+      throw e;
     } finally {
       acks.clear();
-      acks.batchEnded();
     }
+    acks.batchEnded();
     int safe = TransactionBoundary.lastSafeIndex(batch, e -> e.record().sourceOffset());
     for (int i = 0; i <= safe; i++) {
       committer.markProcessed(batch.get(i));

@@ -40,10 +40,23 @@ final class PendingAcks {
     waitingSinceNanos = System.nanoTime();
   }
 
-  /** The batch no longer waits for Kafka (relayed or failed). */
+  /**
+   * The batch is done without a failure: what it sent was acknowledged (or, exactly-once, waits in
+   * the open transaction for the commit of a later batch, whose clock runs then).
+   */
   void batchEnded() {
     waitingSinceNanos = 0;
     reason = null;
+  }
+
+  /**
+   * The batch failed: its records are still not in Kafka, so the clock keeps running until the run
+   * ends, with the failure as the reason. The engine may take long to stop after a failure (with
+   * the broker down, its last offset commit waits for Kafka too), and health must not read "nothing
+   * pending" meanwhile.
+   */
+  void batchFailed(Throwable failure) {
+    reason = failure.getClass().getSimpleName() + ": " + failure.getMessage();
   }
 
   /** Kafka did not take a record for {@code why}; it is tried again. */

@@ -38,6 +38,19 @@ class PendingAcksTest {
   }
 
   @Test
+  void aFailedBatchKeepsWaitingWithItsFailureAsTheReason() throws Exception {
+    acks.batchStarted();
+    Duration before = acks.pendingAck();
+    acks.batchFailed(new IllegalStateException("Kafka did not accept a record"));
+    Thread.sleep(5);
+
+    // The engine may take long to stop after the failure; health still sees the batch waiting.
+    assertThat(acks.pendingAck()).isGreaterThan(before);
+    assertThat(acks.pendingReason())
+        .isEqualTo("IllegalStateException: Kafka did not accept a record");
+  }
+
+  @Test
   void aFailedSendIsReportedWithItsOwnRecord() {
     ProducerRecord<byte[], byte[]> first = new ProducerRecord<>("t", new byte[] {1});
     ProducerRecord<byte[], byte[]> second = new ProducerRecord<>("t", new byte[] {2});
