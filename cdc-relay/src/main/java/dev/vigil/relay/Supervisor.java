@@ -88,6 +88,7 @@ final class Supervisor implements Runnable {
       while (!stopping()) {
         AtomicBoolean streamed = new AtomicBoolean();
         boolean acquired = false;
+        RuntimeException fatal = null;
         try {
           acquired = lock.tryAcquire();
           if (!acquired) {
@@ -106,8 +107,7 @@ final class Supervisor implements Runnable {
         } catch (SlotMissingException e) {
           LOG.error("relay refuses to start reason=\"{}\"", e.getMessage());
           status.failing(e.getMessage());
-          terminated.completeExceptionally(e);
-          return;
+          fatal = e;
         } catch (RelayFencedException e) {
           LOG.error(
               "relay stopped for good instance={} slot={} reason=\"{}\"",
@@ -115,8 +115,7 @@ final class Supervisor implements Runnable {
               config.get(SLOT),
               e.getMessage());
           status.failing(e.getMessage());
-          terminated.completeExceptionally(e);
-          return;
+          fatal = e;
         } catch (SQLException | RuntimeException | ExecutionException e) {
           String reason = reason(e);
           if (streamed.get()) {
@@ -131,6 +130,11 @@ final class Supervisor implements Runnable {
             status.active(false);
             lock.close();
           }
+        }
+        if (fatal != null) {
+          // Only now, with the lock released: whoever waits for the end may take over at once.
+          terminated.completeExceptionally(fatal);
+          return;
         }
         if (stopping()) {
           break;

@@ -47,8 +47,13 @@ class ChannelsIT {
         "pd-routing-key-0000000000000000",
         "VIGIL_NOTIFIER_PUBLIC_URL",
         "https://vigil.example.com",
+        // Slack fails until the test fixes it: its retries must not run out first. 100 attempts
+        // at up to 1 s apart last about a minute, longer than the checks in between take on a
+        // loaded machine (at the stack's 100 ms they ran out after about 9 s).
         "VIGIL_NOTIFIER_MAX_ATTEMPTS",
-        "100");
+        "100",
+        "VIGIL_NOTIFIER_BACKOFF_MAX",
+        "1s");
   }
 
   @Test

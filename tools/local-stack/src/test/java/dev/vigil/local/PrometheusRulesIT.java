@@ -107,8 +107,15 @@ class PrometheusRulesIT {
             .atMost(Duration.ofMinutes(2))
             .pollInterval(Duration.ofSeconds(1))
             .until(() -> "1".equals(value(api, "sum(vigil_relay_active)")));
-        assertThat(alertStates(api, "VigilRelayDown")).isEmpty();
-        assertThat(alertStates(api, "VigilRelayActiveNotOne")).isEmpty();
+        // Evaluated every second: a rule evaluated before that scrape may still be pending.
+        await("the relay's rules settled: neither pending nor firing")
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofSeconds(1))
+            .untilAsserted(
+                () -> {
+                  assertThat(alertStates(api, "VigilRelayDown")).isEmpty();
+                  assertThat(alertStates(api, "VigilRelayActiveNotOne")).isEmpty();
+                });
 
         stack.stopRelay();
 
