@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Any failure fails the batch: the engine stops without marking anything and the relay restarts
  * from the committed offsets, aborting the open transaction. Fencing ({@link RelayFencedException})
- * is final: another relay took over.
+ * is final: another relay took over. A transaction the broker ended for its timeout is not fencing
+ * ({@link #classified}).
  */
 final class ExactlyOncePublisher implements BatchPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(ExactlyOncePublisher.class);
@@ -104,12 +105,13 @@ final class ExactlyOncePublisher implements BatchPublisher {
           sourceTransactionOpen = false;
         }
       }
-    } catch (RuntimeException | InterruptedException e) {
+    } catch (InterruptedException e) {
       acks.batchFailed(e);
-      if (e instanceof KafkaException && fenced(e) instanceof RelayFencedException f) {
-        throw f;
-      }
       throw e;
+    } catch (RuntimeException e) {
+      RuntimeException failure = classified(e);
+      acks.batchFailed(failure);
+      throw failure;
     }
     acks.batchEnded();
     for (int i = 0; i <= safe; i++) {
@@ -158,9 +160,9 @@ final class ExactlyOncePublisher implements BatchPublisher {
   }
 
   private RuntimeException sendFailed(ProducerRecord<byte[], byte[]> record, Throwable cause) {
-    RuntimeException fenced = fenced(cause);
-    if (fenced instanceof RelayFencedException) {
-      return fenced;
+    if (find(cause, ProducerFencedException.class) != null
+        || find(cause, InvalidProducerEpochException.class) != null) {
+      return cause instanceof RuntimeException r ? r : new KafkaException(cause); // classified()
     }
     if (cause instanceof RetriableException retriable) {
       return new IllegalStateException(
@@ -189,16 +191,62 @@ final class ExactlyOncePublisher implements BatchPublisher {
     acks.clear();
   }
 
-  /** The fencing exception if {@code error} (or a cause) is one, else {@code error} unchanged. */
-  private RuntimeException fenced(Throwable error) {
+  /**
+   * What a failed batch means. {@code ProducerFencedException}: a newer producer registered this
+   * transactional id, another relay took over: final ({@link RelayFencedException}). {@code
+   * InvalidProducerEpochException} alone does not say that: the broker also bumps the epoch when it
+   * aborts a transaction that stayed open longer than {@code transaction.timeout.ms} (Kafka
+   * unreachable that long with a transaction open). Aborting tells the two apart (transaction
+   * version 2, the default of Kafka 4): after a timeout the abort succeeds and the run restarts
+   * from the committed offsets like any failure; a zombie's abort is refused with {@code
+   * ProducerFencedException}. With transaction version 1 both are refused: the relay stops, as
+   * fenced.
+   */
+  private RuntimeException classified(RuntimeException error) {
+    ProducerFencedException fenced = find(error, ProducerFencedException.class);
+    if (fenced != null) {
+      return stoppedForGood(fenced);
+    }
+    InvalidProducerEpochException epoch = find(error, InvalidProducerEpochException.class);
+    if (epoch == null) {
+      return error;
+    }
+    try {
+      producer.abortTransaction();
+    } catch (ProducerFencedException refused) {
+      return stoppedForGood(refused);
+    } catch (RuntimeException other) {
+      error.addSuppressed(other);
+      return error;
+    }
+    transactionOpen = false;
+    LOG.warn(
+        "Kafka ended the open transaction (not fenced: the abort was accepted), restarting from"
+            + " the committed offsets transactional_id={} uncommitted_events={} error={}",
+        transactionalId,
+        uncommittedEvents,
+        epoch.toString());
+    return new IllegalStateException(
+        "Kafka ended the relay's open transaction ("
+            + epoch
+            + "), as it does for one open longer than transaction.timeout.ms; the relay restarts"
+            + " from the committed offsets, nothing is skipped",
+        error);
+  }
+
+  private RelayFencedException stoppedForGood(ProducerFencedException fenced) {
+    LOG.error(
+        "relay fenced, stopping transactional_id={} error={}", transactionalId, fenced.toString());
+    return new RelayFencedException(transactionalId, fenced);
+  }
+
+  private static <T extends Throwable> T find(Throwable error, Class<T> type) {
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) {
-        LOG.error(
-            "relay fenced, stopping transactional_id={} error={}", transactionalId, t.toString());
-        return new RelayFencedException(transactionalId, t);
+      if (type.isInstance(t)) {
+        return type.cast(t);
       }
     }
-    return error instanceof RuntimeException r ? r : new KafkaException(error);
+    return null;
   }
 
   @Override

@@ -16,8 +16,9 @@ public final class RelayFencedException extends RuntimeException {
     super(
         "fenced: a newer relay with transactional id "
             + transactionalId
-            + " (same slot) took over, or this relay's Kafka transaction outlived"
-            + " transaction.timeout.ms; this instance stopped and will not write again (error="
+            + " (same slot) took over (with Kafka's transaction version 1 also: this relay's"
+            + " transaction outlived transaction.timeout.ms); this instance stopped and will not"
+            + " write again (error="
             + cause.getClass().getSimpleName()
             + ")",
         cause);
