@@ -199,11 +199,16 @@ final class Supervisor implements Runnable {
             stalled = true;
             String kafkaError = stream.pendingKafkaReason();
             status.failing(
-                "Kafka has not acknowledged the current batch for over "
-                    + KAFKA_STALL.toSeconds()
-                    + " s"
-                    + (kafkaError == null ? "" : " (last error: " + kafkaError + ")")
-                    + "; still retrying, nothing is skipped");
+                stream.pendingBatchFailed()
+                    ? "the current batch failed ("
+                        + kafkaError
+                        + "); the relay restarts from the committed offsets once its engine has"
+                        + " stopped, nothing is skipped"
+                    : "Kafka has not acknowledged the current batch for over "
+                        + KAFKA_STALL.toSeconds()
+                        + " s"
+                        + (kafkaError == null ? "" : " (last error: " + kafkaError + ")")
+                        + "; still retrying, nothing is skipped");
           } else if (stalled && streamed.get()) {
             stalled = false;
             status.streaming();

@@ -14,6 +14,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ExactlyOncePublisher implements BatchPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(ExactlyOncePublisher.class);
+  // abortTransaction() waits up to max.block.ms (10 s) each time.
+  private static final int ABORT_ATTEMPTS = 3;
 
   private final Producer<byte[], byte[]> producer;
   private final String topic;
@@ -196,11 +199,13 @@ final class ExactlyOncePublisher implements BatchPublisher {
    * transactional id, another relay took over: final ({@link RelayFencedException}). {@code
    * InvalidProducerEpochException} alone does not say that: the broker also bumps the epoch when it
    * aborts a transaction that stayed open longer than {@code transaction.timeout.ms} (Kafka
-   * unreachable that long with a transaction open). Aborting tells the two apart (transaction
-   * version 2, the default of Kafka 4): after a timeout the abort succeeds and the run restarts
-   * from the committed offsets like any failure; a zombie's abort is refused with {@code
-   * ProducerFencedException}. With transaction version 1 both are refused: the relay stops, as
-   * fenced.
+   * unreachable that long with a transaction open, or a PostgreSQL transaction that took longer to
+   * relay). Aborting tells the two apart (transaction version 2, the default of Kafka 4): after a
+   * timeout the abort succeeds and the run restarts from the committed offsets like any failure; a
+   * zombie's abort is refused with {@code ProducerFencedException}. With transaction version 1 both
+   * are refused: the relay stops, as fenced. An abort Kafka does not answer (asked {@link
+   * #ABORT_ATTEMPTS} times) leaves it undetermined: the run restarts, since stopping for good after
+   * a broker outage would silence every alert.
    */
   private RuntimeException classified(RuntimeException error) {
     ProducerFencedException fenced = find(error, ProducerFencedException.class);
@@ -211,21 +216,32 @@ final class ExactlyOncePublisher implements BatchPublisher {
     if (epoch == null) {
       return error;
     }
-    try {
-      producer.abortTransaction();
-    } catch (ProducerFencedException refused) {
-      return stoppedForGood(refused);
-    } catch (RuntimeException other) {
-      error.addSuppressed(other);
-      return error;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        producer.abortTransaction();
+        break;
+      } catch (ProducerFencedException refused) {
+        return stoppedForGood(refused);
+      } catch (TimeoutException unanswered) {
+        // Kafka keeps the pending abort; asking again waits for the same answer.
+        if (attempt == ABORT_ATTEMPTS) {
+          error.addSuppressed(unanswered);
+          return error; // undetermined: restart like any failure rather than stop for good
+        }
+      } catch (RuntimeException other) {
+        error.addSuppressed(other);
+        return error;
+      }
     }
-    transactionOpen = false;
     LOG.warn(
         "Kafka ended the open transaction (not fenced: the abort was accepted), restarting from"
             + " the committed offsets transactional_id={} uncommitted_events={} error={}",
         transactionalId,
         uncommittedEvents,
         epoch.toString());
+    transactionOpen = false;
+    uncommittedEvents = 0;
+    acks.clear();
     return new IllegalStateException(
         "Kafka ended the relay's open transaction ("
             + epoch

@@ -148,6 +148,11 @@ public final class OutboxStream implements AutoCloseable {
     return publisher.acks().relayedABatch();
   }
 
+  /** Whether the batch in flight failed, so this run is ending (the engine is stopping). */
+  public boolean pendingBatchFailed() {
+    return publisher.acks().batchHasFailed();
+  }
+
   /** Kafka's last reason for not accepting a record of the batch in flight, or null. */
   public String pendingKafkaReason() {
     return publisher.acks().pendingReason();

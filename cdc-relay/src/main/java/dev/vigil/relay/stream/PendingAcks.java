@@ -23,6 +23,7 @@ final class PendingAcks {
   private final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
   private volatile long waitingSinceNanos;
   private volatile String reason;
+  private volatile boolean failed;
   private volatile boolean relayedABatch;
 
   /**
@@ -47,6 +48,7 @@ final class PendingAcks {
   void batchEnded() {
     waitingSinceNanos = 0;
     reason = null;
+    failed = false;
   }
 
   /**
@@ -57,6 +59,7 @@ final class PendingAcks {
    */
   void batchFailed(Throwable failure) {
     reason = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+    failed = true;
   }
 
   /** Kafka did not take a record for {@code why}; it is tried again. */
@@ -107,6 +110,11 @@ final class PendingAcks {
   Duration pendingAck() {
     long since = waitingSinceNanos;
     return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
+  }
+
+  /** Whether the batch in flight failed: the run is ending and restarts from committed offsets. */
+  boolean batchHasFailed() {
+    return failed;
   }
 
   /** Kafka's last reason for not taking a record of the batch in flight, or null. */

@@ -32,6 +32,8 @@ class PendingAcksTest {
     assertThat(acks.pendingAck()).isPositive();
     assertThat(acks.pendingReason()).isEqualTo("TimeoutException: no metadata");
 
+    assertThat(acks.batchHasFailed()).isFalse();
+
     acks.batchEnded();
     assertThat(acks.pendingAck()).isEqualTo(Duration.ZERO);
     assertThat(acks.pendingReason()).isNull();
@@ -48,6 +50,7 @@ class PendingAcksTest {
     assertThat(acks.pendingAck()).isGreaterThan(before);
     assertThat(acks.pendingReason())
         .isEqualTo("IllegalStateException: Kafka did not accept a record");
+    assertThat(acks.batchHasFailed()).isTrue();
   }
 
   @Test

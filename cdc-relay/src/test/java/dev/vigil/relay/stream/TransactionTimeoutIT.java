@@ -71,7 +71,7 @@ class TransactionTimeoutIT {
                           .description(setup.transactionalId)
                           .get(10, TimeUnit.SECONDS)
                           .state()
-                      != TransactionState.ONGOING);
+                      == TransactionState.COMPLETE_ABORT);
     }
 
     Marks marks = new Marks();
@@ -198,11 +198,16 @@ class TransactionTimeoutIT {
         consumer.seekToBeginning(List.of(partition));
         long end = consumer.endOffsets(List.of(partition)).get(partition);
         List<String> values = new ArrayList<>();
-        while (consumer.position(partition) < end) {
-          for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-            values.add(new String(r.value(), StandardCharsets.UTF_8));
-          }
-        }
+        await("topic " + topic + " read to offset " + end)
+            .atMost(Duration.ofSeconds(30))
+            .pollDelay(Duration.ZERO)
+            .until(
+                () -> {
+                  for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(new String(r.value(), StandardCharsets.UTF_8));
+                  }
+                  return consumer.position(partition) >= end;
+                });
         return values;
       }
     }
