@@ -19,13 +19,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionState;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -184,32 +179,9 @@ class TransactionTimeoutIT {
 
     /** The values on the topic for a read_committed reader, in order. */
     List<String> committedValues() {
-      try (KafkaConsumer<byte[], byte[]> consumer =
-          new KafkaConsumer<>(
-              Map.of(
-                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                  kafka.bootstrapServers(),
-                  ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                  "read_committed"),
-              new ByteArrayDeserializer(),
-              new ByteArrayDeserializer())) {
-        TopicPartition partition = new TopicPartition(topic, 0);
-        consumer.assign(List.of(partition));
-        consumer.seekToBeginning(List.of(partition));
-        long end = consumer.endOffsets(List.of(partition)).get(partition);
-        List<String> values = new ArrayList<>();
-        await("topic " + topic + " read to offset " + end)
-            .atMost(Duration.ofSeconds(30))
-            .pollDelay(Duration.ZERO)
-            .until(
-                () -> {
-                  for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(new String(r.value(), StandardCharsets.UTF_8));
-                  }
-                  return consumer.position(partition) >= end;
-                });
-        return values;
-      }
+      return kafka.readCommitted(topic).stream()
+          .map(r -> new String(r.value(), StandardCharsets.UTF_8))
+          .toList();
     }
   }
 

@@ -83,40 +83,25 @@ final class TopicRecords implements AutoCloseable {
     consumer.seekToBeginning(partitions);
   }
 
-  /**
-   * Reads up to the topic's end (its last stable offset, read_committed) as of now, and returns
-   * everything read so far.
-   */
-  List<Wire> readToEnd() {
-    Map<TopicPartition, Long> end =
-        consumer.endOffsets(consumer.assignment(), Duration.ofSeconds(30));
-    await("topic read to its end " + end)
-        .atMost(Duration.ofMinutes(1))
-        .pollDelay(Duration.ZERO)
-        .until(
-            () -> {
-              poll();
-              return end.entrySet().stream()
-                  .allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
-            });
-    return received;
-  }
-
   /** Polls once more and returns everything read so far (in offset order within a partition). */
   List<Wire> poll() {
     for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-      List<String> headers = new ArrayList<>();
-      for (Header h : r.headers()) {
-        headers.add(h.key() + "=" + (h.value() == null ? "null" : HEX.formatHex(h.value())));
-      }
-      received.add(
-          new Wire(
-              r.partition(),
-              r.key() == null ? null : HEX.formatHex(r.key()),
-              r.value() == null ? null : HEX.formatHex(r.value()),
-              List.copyOf(headers)));
+      received.add(wire(r));
     }
     return received;
+  }
+
+  /** {@code r} as a {@link Wire}. */
+  static Wire wire(ConsumerRecord<byte[], byte[]> r) {
+    List<String> headers = new ArrayList<>();
+    for (Header h : r.headers()) {
+      headers.add(h.key() + "=" + (h.value() == null ? "null" : HEX.formatHex(h.value())));
+    }
+    return new Wire(
+        r.partition(),
+        r.key() == null ? null : HEX.formatHex(r.key()),
+        r.value() == null ? null : HEX.formatHex(r.value()),
+        List.copyOf(headers));
   }
 
   @Override

@@ -18,14 +18,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,37 +106,11 @@ class PipelineEndToEndIT {
       }
     }
     List<String> keys = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed"),
-            new StringDeserializer(),
-            new StringDeserializer())) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(TOPIC, Duration.ofSeconds(30)).stream()
-              .map(info -> new TopicPartition(TOPIC, info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-      await("topic " + TOPIC + " read to its end " + end)
-          .atMost(Duration.ofSeconds(60))
-          .pollDelay(Duration.ZERO)
-          .until(
-              () -> {
-                for (ConsumerRecord<String, String> record :
-                    consumer.poll(Duration.ofMillis(500))) {
-                  Header id = record.headers().lastHeader(AlertTopic.HEADER_EVENT_ID);
-                  if (id != null && ids.contains(new String(id.value(), StandardCharsets.UTF_8))) {
-                    keys.add(record.key());
-                  }
-                }
-                return end.entrySet().stream()
-                    .allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
-              });
+    for (ConsumerRecord<byte[], byte[]> record : kafka.readCommitted(TOPIC)) {
+      Header id = record.headers().lastHeader(AlertTopic.HEADER_EVENT_ID);
+      if (id != null && ids.contains(new String(id.value(), StandardCharsets.UTF_8))) {
+        keys.add(new String(record.key(), StandardCharsets.UTF_8));
+      }
     }
     return keys;
   }
