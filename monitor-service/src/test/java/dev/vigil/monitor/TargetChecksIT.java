@@ -9,7 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.Settings;
-import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.targets.TargetSpec;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -1,9 +1,9 @@
 package dev.vigil.monitor.api;
 
 import dev.vigil.monitor.alert.UnknownServiceException;
-import dev.vigil.monitor.target.TargetParser;
-import dev.vigil.monitor.target.TargetSpec;
-import dev.vigil.monitor.target.TargetStore;
+import dev.vigil.monitor.targets.TargetParser;
+import dev.vigil.monitor.targets.TargetSpec;
+import dev.vigil.monitor.targets.TargetStore;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;

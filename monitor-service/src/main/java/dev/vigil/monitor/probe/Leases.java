@@ -1,7 +1,7 @@
 package dev.vigil.monitor.probe;
 
-import dev.vigil.monitor.target.TargetSpec;
-import dev.vigil.monitor.target.TargetStore;
+import dev.vigil.monitor.targets.TargetSpec;
+import dev.vigil.monitor.targets.TargetStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package dev.vigil.monitor.probe;
 
-import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.targets.TargetSpec;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;

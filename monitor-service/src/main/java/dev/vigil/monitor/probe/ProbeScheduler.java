@@ -3,7 +3,7 @@ package dev.vigil.monitor.probe;
 import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.alert.RecordQueue;
 import dev.vigil.monitor.alert.Recorder;
-import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.targets.TargetSpec;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;

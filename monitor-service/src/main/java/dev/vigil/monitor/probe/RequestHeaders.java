@@ -1,6 +1,6 @@
 package dev.vigil.monitor.probe;
 
-import dev.vigil.monitor.target.HeaderValue;
+import dev.vigil.monitor.targets.HeaderValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpRequest;

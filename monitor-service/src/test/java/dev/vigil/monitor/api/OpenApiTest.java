@@ -10,7 +10,7 @@ import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.status.StatusAccess;
 import dev.vigil.monitor.status.StatusPage;
-import dev.vigil.monitor.target.TargetStore;
+import dev.vigil.monitor.targets.TargetStore;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;

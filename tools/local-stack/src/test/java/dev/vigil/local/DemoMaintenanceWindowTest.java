@@ -2,8 +2,8 @@ package dev.vigil.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.vigil.monitor.target.TargetFile;
-import dev.vigil.monitor.target.TargetSpec;
+import dev.vigil.monitor.targets.TargetFile;
+import dev.vigil.monitor.targets.TargetSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

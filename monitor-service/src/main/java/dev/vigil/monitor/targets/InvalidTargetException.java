@@ -1,4 +1,4 @@
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;
 
 /**
  * A target definition is invalid. The message names where it came from (file or request), the

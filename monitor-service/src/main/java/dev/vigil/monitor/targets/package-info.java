@@ -3,4 +3,4 @@
  * validated with messages that name the source, the target and the field, and stored in the
  * database.
  */
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;

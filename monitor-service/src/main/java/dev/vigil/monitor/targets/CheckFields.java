@@ -1,4 +1,4 @@
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;
 
 import java.nio.file.Path;
 

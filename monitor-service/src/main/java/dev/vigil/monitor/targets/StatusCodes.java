@@ -1,4 +1,4 @@
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;
 
 import java.util.ArrayList;
 import java.util.List;

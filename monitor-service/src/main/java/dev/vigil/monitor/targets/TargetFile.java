@@ -1,4 +1,4 @@
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

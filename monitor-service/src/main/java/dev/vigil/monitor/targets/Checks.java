@@ -1,4 +1,4 @@
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.InetAddress;

@@ -1,6 +1,6 @@
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;
 
-import static dev.vigil.monitor.target.CheckFields.printable;
+import static dev.vigil.monitor.targets.CheckFields.printable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.ServiceNames;

@@ -1,4 +1,4 @@
-package dev.vigil.monitor.target;
+package dev.vigil.monitor.targets;
 
 import dev.vigil.contract.ServiceNames;
 import dev.vigil.monitor.quiet.Window;
