@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Makes the four base images docker-compose.yaml and the Dockerfiles name, from Debian packages and Maven Central,
+# because no image registry is reachable here. Each is tagged with the name users pull, so the compose file and the
+# Dockerfiles are checked exactly as users run them (images/README.md says what each stand-in honours):
+#   docker.io/library/eclipse-temurin:21-jdk   Debian trixie, openjdk-21-jdk-headless
+#   docker.io/library/eclipse-temurin:21-jre   Debian trixie, openjdk-21-jre-headless
+#   docker.io/library/postgres:17              Debian trixie, postgresql-17, images/postgres
+#   docker.io/apache/kafka:4.3.0               the 21-jre stand-in + Kafka 4.3.0 jars, images/kafka
+# An image already present is kept (VIGIL_REBUILD_BASE_IMAGES=1 makes them anew). Sourced by run.sh.
+set -euo pipefail
+
+vigil_base_images() {
+  local here root cache suite mirror
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  root=$(cd "$here/../.." && pwd)
+  cache=${VIGIL_COMPOSE_CHECK_CACHE:-/var/cache/vigil-compose-check}
+  suite=${VIGIL_DEBIAN_SUITE:-trixie}
+  mirror=${VIGIL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+  mkdir -p "$cache"
+
+  have() { [[ -z "${VIGIL_REBUILD_BASE_IMAGES:-}" ]] && podman image exists "$1"; }
+  rootfs() { # rootfs <image> <packages> <podman import --change ...>
+    local image=$1 packages=$2
+    shift 2
+    local tar="$cache/$(echo "$image" | tr '/:' '__').tar"
+    echo "compose-check: making $image from Debian $suite ($packages)"
+    mmdebstrap --quiet --variant=minbase --include="$packages" "$suite" "$tar" "$mirror" \
+      || { echo "compose-check: mmdebstrap failed for $image" >&2; return 1; }
+    podman import --quiet "$@" "$tar" "$image" >/dev/null
+    rm -f "$tar"
+  }
+  local java_env=(--change 'ENV LANG=C.UTF-8' --change 'CMD ["jshell"]')
+
+  have docker.io/library/eclipse-temurin:21-jdk \
+    || rootfs docker.io/library/eclipse-temurin:21-jdk openjdk-21-jdk-headless,ca-certificates,curl,wget "${java_env[@]}"
+  have docker.io/library/eclipse-temurin:21-jre \
+    || rootfs docker.io/library/eclipse-temurin:21-jre openjdk-21-jre-headless,ca-certificates,curl,wget "${java_env[@]}"
+
+  if ! have docker.io/library/postgres:17; then
+    have localhost/vigil-base/postgres-rootfs:17 \
+      || rootfs localhost/vigil-base/postgres-rootfs:17 postgresql-17,ca-certificates
+    podman build --quiet --isolation chroot -t docker.io/library/postgres:17 "$here/images/postgres" >/dev/null
+    echo "compose-check: built docker.io/library/postgres:17"
+  fi
+
+  if ! have docker.io/apache/kafka:4.3.0; then
+    local ctx="$cache/kafka-context"
+    rm -rf "$ctx" && mkdir -p "$ctx"
+    cp -r "$here/images/kafka/." "$ctx/"
+    (cd "$root" && ./mvnw -q -f tools/compose-check/images/kafka/pom.xml dependency:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory="$ctx/libs")
+    podman build --quiet --isolation chroot -t docker.io/apache/kafka:4.3.0 "$ctx" >/dev/null
+    echo "compose-check: built docker.io/apache/kafka:4.3.0 ($(ls "$ctx/libs" | wc -l) jars)"
+  fi
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Makes a Docker-compatible engine out of Debian's podman on a machine without Docker, and starts its API
+# service. Idempotent; sourced by run.sh, which then talks to the engine through DOCKER_HOST.
+#   - installs podman, its network stack, docker-compose, mmdebstrap and jq from Debian;
+#   - registers oci-runtime-no-rlimits (runc without process.rlimits) as podman's default OCI runtime,
+#     because these machines refuse setrlimit to containers;
+#   - starts `podman system service` on a socket of its own and exports DOCKER_HOST for docker-compose.
+set -euo pipefail
+
+vigil_podman_setup() {
+  local here sudo=""
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  [[ "$(id -u)" -eq 0 ]] || sudo=sudo
+
+  local missing=()
+  local cmd pkg
+  for pair in podman:podman netavark:netavark aardvark-dns:aardvark-dns docker-compose:docker-compose \
+    mmdebstrap:mmdebstrap jq:jq runc:runc curl:curl; do
+    cmd=${pair%%:*} pkg=${pair#*:}
+    command -v "$cmd" >/dev/null || [[ -x /usr/lib/podman/$cmd ]] || missing+=("$pkg")
+  done
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "compose-check: installing Debian packages: ${missing[*]}"
+    $sudo apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 \
+      || { $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q "${missing[@]}" >/dev/null; }
+  fi
+
+  $sudo install -m 0755 "$here/oci-runtime-no-rlimits" /usr/local/bin/oci-runtime-no-rlimits
+  $sudo mkdir -p /etc/containers
+  # Short-name images (postgres:17) resolve only to what is stored locally: no registry is reachable here.
+  $sudo tee /etc/containers/containers.conf >/dev/null <<'CONF'
+[engine]
+runtime = "vigil-runc"
+[engine.runtimes]
+vigil-runc = ["/usr/local/bin/oci-runtime-no-rlimits"]
+CONF
+  $sudo tee /etc/containers/registries.conf >/dev/null <<'CONF'
+unqualified-search-registries = ["docker.io"]
+short-name-mode = "permissive"
+CONF
+
+  export VIGIL_PODMAN_SOCKET=${VIGIL_PODMAN_SOCKET:-/run/vigil-podman/podman.sock}
+  export DOCKER_HOST="unix://$VIGIL_PODMAN_SOCKET"
+  if ! curl -sf --unix-socket "$VIGIL_PODMAN_SOCKET" http://d/_ping >/dev/null 2>&1; then
+    $sudo mkdir -p "$(dirname "$VIGIL_PODMAN_SOCKET")"
+    $sudo rm -f "$VIGIL_PODMAN_SOCKET"
+    nohup $sudo podman system service --time=0 "$DOCKER_HOST" >/tmp/vigil-podman-service.log 2>&1 &
+    for _ in $(seq 1 50); do
+      curl -sf --unix-socket "$VIGIL_PODMAN_SOCKET" http://d/_ping >/dev/null 2>&1 && break
+      sleep 0.2
+    done
+    curl -sf --unix-socket "$VIGIL_PODMAN_SOCKET" http://d/_ping >/dev/null \
+      || { echo "compose-check: podman system service did not answer on $VIGIL_PODMAN_SOCKET" >&2; return 1; }
+  fi
+  echo "compose-check: podman $(podman version --format '{{.Client.Version}}') serving $DOCKER_HOST"
+}
