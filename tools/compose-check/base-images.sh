@@ -7,6 +7,10 @@
 #   docker.io/library/postgres:17              Debian trixie, postgresql-17, images/postgres
 #   docker.io/apache/kafka:4.3.0               the 21-jre stand-in + Kafka 4.3.0 jars, images/kafka
 # An image already present is kept (VIGIL_REBUILD_BASE_IMAGES=1 makes them anew). Sourced by run.sh.
+#
+# The machine's own extra certificate authorities (/usr/local/share/ca-certificates/*.crt, e.g. the CA of a
+# TLS-inspecting egress proxy, as on the CI machines) are added to each stand-in's trust store, as a company's
+# base image would: without them, Maven inside the image build cannot reach Maven Central.
 set -euo pipefail
 
 vigil_base_images() {
@@ -24,7 +28,13 @@ vigil_base_images() {
     shift 2
     local tar="$cache/$(echo "$image" | tr '/:' '__').tar"
     echo "compose-check: making $image from Debian $suite ($packages)"
-    mmdebstrap --quiet --variant=minbase --include="$packages" "$suite" "$tar" "$mirror" \
+    local hooks=()
+    if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+      hooks=(--customize-hook='mkdir -p "$1/usr/local/share/ca-certificates"'
+        --customize-hook='cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/"'
+        --customize-hook='chroot "$1" update-ca-certificates >/dev/null')
+    fi
+    mmdebstrap --quiet --variant=minbase --include="$packages" "${hooks[@]}" "$suite" "$tar" "$mirror" \
       || { echo "compose-check: mmdebstrap failed for $image" >&2; return 1; }
     podman import --quiet "$@" "$tar" "$image" >/dev/null
     rm -f "$tar"
