@@ -68,7 +68,7 @@ public final class Announcer implements AutoCloseable {
       """;
 
   private final DataSource dataSource;
-  private final RecorderSql sql = new RecorderSql();
+  private final IncidentSql sql = new IncidentSql();
   private final QuietRules quietRules = new QuietRules();
   private final Duration interval;
   private final int batch;

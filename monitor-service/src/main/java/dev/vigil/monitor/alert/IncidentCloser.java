@@ -4,6 +4,7 @@ import dev.vigil.contract.AlertEvent;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -19,7 +20,8 @@ import java.util.UUID;
  * when the incident's FAILED was written (one opened while quiet is closed without a word).
  */
 public final class IncidentCloser {
-  private final RecorderSql sql = new RecorderSql();
+  private final StateLock lock = new StateLock();
+  private final IncidentSql sql = new IncidentSql();
 
   /**
    * Closes the open incident of {@code service}, if there is one: incident closed, counters reset,
@@ -34,14 +36,15 @@ public final class IncidentCloser {
     if (connection.getAutoCommit()) {
       throw new IllegalStateException("closing needs a transaction (auto-commit is on)");
     }
-    RecorderSql.Locked locked = sql.lockState(connection, service, false);
+    StateLock.Held held = lock.lock(connection, List.of(service), 0);
+    StateLock.Row locked = held.rows().get(service);
     if (locked == null || locked.state().openIncident() == null) {
       return Optional.empty();
     }
     AlertStateMachine.State state = locked.state();
     UUID incident = state.openIncident();
-    Instant now = locked.now();
-    RecorderSql.Closed closed = sql.closeIncident(connection, incident, now, false);
+    Instant now = held.now();
+    IncidentSql.Closed closed = sql.closeIncident(connection, incident, now);
     sql.resetState(connection, service, now);
     if (!closed.announced()) {
       return Optional.empty();

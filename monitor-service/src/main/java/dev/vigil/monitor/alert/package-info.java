@@ -1,6 +1,6 @@
 /**
- * The per-service alert state machine and the {@link dev.vigil.monitor.alert.Recorder}, the single
- * transactional entry point that turns a probe or pushed result into state, history and outbox
- * rows.
+ * The per-service alert rule and the one path that records results: {@link
+ * dev.vigil.monitor.alert.Recorder} (the entry point), one plan that decides and one writer, plus
+ * the jobs that announce, remind, acknowledge and close incidents without a result.
  */
 package dev.vigil.monitor.alert;

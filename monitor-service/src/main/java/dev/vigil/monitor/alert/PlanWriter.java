@@ -10,49 +10,24 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * The set-based statements that record a whole batch of results, in the order {@link
- * BatchRecording} runs them: one lock of every service row, one update of the incidents that were
- * open before the batch, one statement for every other write. Every value is bound as an array
- * parameter, so the statement text (and its server-side plan) is the same for any batch size.
+ * The one writer of a {@link RecordingPlan}, for one result or many, with set-based statements: one
+ * update of the incidents that were open before (its answer completes the plan), one statement for
+ * every other write. Every value is bound as an array parameter, so the statement text (and its
+ * server-side plan) is the same for any number of results. Nothing is committed here.
  */
-final class BatchSql {
+final class PlanWriter {
 
-  /** The locked rows by service, the database's time once all were locked, new result numbers. */
-  record Held(Map<String, RecorderSql.Locked> rows, Instant now, long[] orders) {}
-
-  // Rows are locked in byte order of the name (collate "C": the order Java's String.compareTo
-  // gives for the ASCII names targets have), the fixed order that keeps two batches from
-  // deadlocking. The time and the numbers are taken in a one-row CTE that first counts every
-  // locked row, so they are those of the moment the batch holds all its services: both increase
-  // in commit order per service, as with one result per transaction.
-  private static final String LOCK =
-      """
-      with locked as materialized (
-          select a.service, a.consecutive_failures, a.consecutive_successes,
-                 a.failures_before_successes, a.open_incident_id, a.last_result_seq,
-                 a.last_pushed_started_at, a.last_error, t.failure_threshold, t.recovery_threshold
-            from alert_state a
-            join targets t on t.name = a.service
-           where a.service = any(?::text[])
-           order by a.service collate "C"
-             for update of a
-      ), held as materialized (
-          select clock_timestamp() as now,
-                 array(select nextval('result_order') from generate_series(1, ?)
-                        where n.locked >= 0) as orders
-            from (select count(*) as locked from locked) n
-      )
-      select locked.*, held.now, held.orders from locked cross join held
-      """;
-
-  // Incidents open before the batch, read in this statement (after the lock, so it sees every
+  // Incidents open before the plan, read in this statement (after the lock, so it sees every
   // commit of an earlier lock holder): probes counted, last error kept, closed by a result.
   private static final String UPDATE_INCIDENTS =
       """
@@ -66,9 +41,9 @@ final class BatchSql {
       """;
 
   // Everything else in one round trip. Each service appears once in the state, health and
-  // deadline parts (its last accepted result); history and outbox rows keep the batch's order
-  // (their identity columns number them as listed). health_status is updated where it exists and
-  // inserted where not: "since" moves when the status changed before or within the batch.
+  // deadline parts (its last accepted result); history and outbox rows keep the order of the
+  // results (their identity columns number them as listed). health_status is updated where it
+  // exists and inserted where not: "since" moves when the status changed before or among them.
   private static final String WRITE =
       """
       with p as (
@@ -139,109 +114,71 @@ final class BatchSql {
        order by e.n
       """
           .formatted(
-              OutboxContract.TABLE, RecorderSql.OUTBOX_COLUMNS, OutboxContract.AGGREGATE_TYPE);
-
-  /** Locks the rows of {@code services} (unknown ones are missing from the answer). */
-  Held lock(Connection connection, List<String> services, int numbers) throws SQLException {
-    Map<String, RecorderSql.Locked> rows = HashMap.newHashMap(services.size());
-    Instant now = null;
-    long[] orders = new long[0];
-    try (PreparedStatement statement = connection.prepareStatement(LOCK)) {
-      statement.setArray(1, connection.createArrayOf("text", services.toArray()));
-      statement.setInt(2, numbers);
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          if (now == null) {
-            now = rs.getObject(11, OffsetDateTime.class).toInstant();
-            Long[] numbered = (Long[]) rs.getArray(12).getArray();
-            orders = new long[numbered.length];
-            for (int i = 0; i < numbered.length; i++) {
-              orders[i] = numbered[i];
-            }
-          }
-          OffsetDateTime pushed = rs.getObject(7, OffsetDateTime.class);
-          rows.put(
-              rs.getString(1),
-              new RecorderSql.Locked(
-                  new AlertStateMachine.State(
-                      rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getObject(5, UUID.class)),
-                  rs.getObject(6, Long.class),
-                  pushed == null ? null : pushed.toInstant(),
-                  rs.getString(8),
-                  rs.getInt(9),
-                  rs.getInt(10),
-                  now,
-                  null));
-        }
-      }
-    }
-    java.util.Arrays.sort(orders);
-    return new Held(rows, now, orders);
-  }
-
-  /** An incident open before the batch once updated: when it was opened, if it was announced. */
-  record Updated(Instant openedAt, boolean announced) {}
+              OutboxContract.TABLE, IncidentSql.OUTBOX_COLUMNS, OutboxContract.AGGREGATE_TYPE);
 
   /**
-   * Counts probes on, and closes, incidents that were open before the batch.
+   * Counts probes on, and closes, the incidents that were open before the plan, and tells each
+   * {@code change} when its incident was opened and whether its FAILED was written.
    *
    * @throws IllegalStateException if an incident to close was not open
    */
-  Map<UUID, Updated> updateIncidents(
-      Connection connection, Instant now, List<BatchPlan.Touched> touched) throws SQLException {
-    Map<UUID, Updated> updated = HashMap.newHashMap(touched.size());
+  void updateIncidents(Connection connection, Instant now, List<IncidentChange> changes)
+      throws SQLException {
+    Map<UUID, IncidentChange> byId = HashMap.newHashMap(changes.size());
+    changes.forEach(c -> byId.put(c.id(), c));
+    Set<UUID> updated = HashSet.newHashSet(changes.size());
     try (PreparedStatement statement = connection.prepareStatement(UPDATE_INCIDENTS)) {
-      statement.setObject(1, OffsetDateTime.ofInstant(now, java.time.ZoneOffset.UTC));
-      statement.setArray(2, array(connection, "uuid", touched, BatchPlan.Touched::id));
-      statement.setArray(3, array(connection, "int4", touched, BatchPlan.Touched::probes));
-      statement.setArray(4, array(connection, "text", touched, BatchPlan.Touched::lastError));
-      statement.setArray(5, array(connection, "bool", touched, BatchPlan.Touched::closes));
+      statement.setObject(1, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+      statement.setArray(2, array(connection, "uuid", changes, IncidentChange::id));
+      statement.setArray(3, array(connection, "int4", changes, IncidentChange::probes));
+      statement.setArray(4, array(connection, "text", changes, IncidentChange::lastError));
+      statement.setArray(5, array(connection, "bool", changes, IncidentChange::closes));
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          updated.put(
-              rs.getObject(1, UUID.class),
-              new Updated(rs.getObject(2, OffsetDateTime.class).toInstant(), rs.getBoolean(3)));
+          IncidentChange change = byId.get(rs.getObject(1, UUID.class));
+          change.openedAt(rs.getObject(2, OffsetDateTime.class).toInstant());
+          change.announced(rs.getBoolean(3));
+          updated.add(change.id());
         }
       }
     }
-    for (BatchPlan.Touched t : touched) {
-      if (t.closes() && !updated.containsKey(t.id())) {
-        throw new IllegalStateException("open incident " + t.id() + " not found");
+    for (IncidentChange c : changes) {
+      if (c.closes() && !updated.contains(c.id())) {
+        throw new IllegalStateException("open incident " + c.id() + " not found");
       }
     }
-    return updated;
   }
 
   /** Writes new incidents, states, deadlines, health, history and outbox rows. */
-  void write(Connection connection, BatchPlan plan) throws SQLException {
-    List<BatchPlan.Opened> opened = plan.opened();
-    List<BatchPlan.Last> last = plan.lastPerService();
-    List<BatchPlan.Accepted> history = plan.accepted();
+  void write(Connection connection, RecordingPlan plan) throws SQLException {
+    List<IncidentChange> opened = plan.opened();
+    List<ServiceRun> last = plan.lastPerService();
+    List<RecordingPlan.Accepted> history = plan.accepted();
     List<AlertEvent> events = plan.events();
     try (PreparedStatement s = connection.prepareStatement(WRITE)) {
-      s.setObject(1, OffsetDateTime.ofInstant(plan.now(), java.time.ZoneOffset.UTC));
-      s.setArray(2, array(connection, "uuid", opened, BatchPlan.Opened::id));
-      s.setArray(3, array(connection, "text", opened, BatchPlan.Opened::service));
-      s.setArray(4, array(connection, "text", opened, BatchPlan.Opened::firstError));
-      s.setArray(5, array(connection, "text", opened, BatchPlan.Opened::lastError));
-      s.setArray(6, array(connection, "int4", opened, BatchPlan.Opened::probes));
-      s.setArray(7, array(connection, "bool", opened, BatchPlan.Opened::announced));
-      s.setArray(8, array(connection, "bool", opened, BatchPlan.Opened::closed));
+      s.setObject(1, OffsetDateTime.ofInstant(plan.now(), ZoneOffset.UTC));
+      s.setArray(2, array(connection, "uuid", opened, IncidentChange::id));
+      s.setArray(3, array(connection, "text", opened, IncidentChange::service));
+      s.setArray(4, array(connection, "text", opened, IncidentChange::firstError));
+      s.setArray(5, array(connection, "text", opened, IncidentChange::lastError));
+      s.setArray(6, array(connection, "int4", opened, IncidentChange::probes));
+      s.setArray(7, array(connection, "bool", opened, IncidentChange::announced));
+      s.setArray(8, array(connection, "bool", opened, IncidentChange::closes));
       s.setArray(9, array(connection, "text", last, l -> l.result().service()));
       s.setArray(10, array(connection, "int4", last, l -> l.state().failures()));
       s.setArray(11, array(connection, "int4", last, l -> l.state().successes()));
       s.setArray(12, array(connection, "int4", last, l -> l.state().failuresBeforeSuccesses()));
       s.setArray(13, array(connection, "uuid", last, l -> l.state().openIncident()));
       s.setArray(14, array(connection, "text", last, l -> Timestamps.text(l.startedAt())));
-      s.setArray(15, array(connection, "text", last, BatchPlan.Last::lastError));
-      s.setArray(16, array(connection, "int8", last, BatchPlan.Last::order));
+      s.setArray(15, array(connection, "text", last, ServiceRun::lastError));
+      s.setArray(16, array(connection, "int8", last, ServiceRun::order));
       s.setArray(17, array(connection, "text", last, l -> Timestamps.text(l.pushedStartedAt())));
       s.setArray(18, array(connection, "text", last, l -> l.result().status().name()));
       s.setArray(19, array(connection, "int8", last, l -> l.result().latencyMs()));
       s.setArray(20, array(connection, "int4", last, l -> l.result().httpStatus()));
       s.setArray(21, array(connection, "text", last, l -> l.result().error()));
       s.setArray(22, array(connection, "text", last, l -> l.result().source().column()));
-      s.setArray(23, array(connection, "bool", last, BatchPlan.Last::statusChanged));
+      s.setArray(23, array(connection, "bool", last, ServiceRun::statusChanged));
       s.setArray(24, array(connection, "text", history, a -> a.result().service()));
       s.setArray(25, array(connection, "text", history, a -> a.result().status().name()));
       s.setArray(26, array(connection, "text", history, a -> Timestamps.text(a.startedAt())));

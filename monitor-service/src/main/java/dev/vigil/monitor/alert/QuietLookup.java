@@ -19,11 +19,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The quiet periods of many services at one instant, read with two statements whatever their
+ * The quiet periods of the services whose incident a recording opens, looked up once for all of
+ * them (one service or many) at the recording's database time, with two statements whatever their
  * number: the same windows and silences {@link QuietRules#at} reads for one service, decided by the
  * same {@link Quiet#at}.
  */
-final class BatchQuiet {
+final class QuietLookup {
   // starts_with, not LIKE: '_' in a prefix is a plain character, not a wildcard.
   private static final String WINDOWS =
       """

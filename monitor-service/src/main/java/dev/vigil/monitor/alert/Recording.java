@@ -1,0 +1,68 @@
+package dev.vigil.monitor.alert;
+
+import dev.vigil.monitor.quiet.Quiet;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Records one result or many on the caller's connection with a fixed number of statements whatever
+ * their number: lock every service row (in the fixed order), let the {@link RecordingPlan} step
+ * through the results, look up the quiet periods of services whose incident opens (once, for all of
+ * them), update the incidents that were open before, let the plan decide its events, and write
+ * everything else with the {@link PlanWriter}. Nothing is committed here; a failing statement
+ * leaves the caller's transaction to roll back. Knows nothing of transactions, retries or metrics:
+ * the {@link RecordingTransactions} call down into it, never the other way round.
+ */
+final class Recording {
+  private final StateLock lock = new StateLock();
+  private final QuietLookup quiet = new QuietLookup();
+  private final PlanWriter writer = new PlanWriter();
+
+  /**
+   * Records {@code results} (in the order given, which must keep one service's results in their
+   * order) and returns one entry per result in that order: its outcome, or an {@link
+   * UnknownServiceException} for a service that is not a target (nothing of it written).
+   *
+   * @throws SQLException if a statement failed; the caller must roll back
+   * @throws IllegalStateException if the connection is in auto-commit mode (the row locks would not
+   *     hold across the statements)
+   */
+  List<Recorder.Recorded> record(Connection connection, List<ProbeResult> results)
+      throws SQLException {
+    if (connection.getAutoCommit()) {
+      throw new IllegalStateException("recording needs a transaction (auto-commit is on)");
+    }
+    List<String> services = results.stream().map(ProbeResult::service).distinct().sorted().toList();
+    int numbers = (int) results.stream().filter(r -> r.order() == null).count();
+    RecordingPlan plan = new RecordingPlan(lock.lock(connection, services, numbers));
+    results.forEach(plan::add);
+    List<String> opening = plan.opening();
+    Map<String, Optional<Quiet>> quietPeriods =
+        opening.isEmpty() ? Map.of() : quiet.at(connection, opening, plan.now());
+    List<IncidentChange> openBefore = plan.openBefore();
+    if (!openBefore.isEmpty()) {
+      writer.updateIncidents(connection, plan.now(), openBefore);
+    }
+    plan.decide(quietPeriods);
+    if (!plan.accepted().isEmpty()) {
+      writer.write(connection, plan);
+    }
+    return plan.recorded();
+  }
+
+  /**
+   * Records {@code result} alone like {@link #record(Connection, List)}.
+   *
+   * @throws UnknownServiceException if the service is not a target (nothing written)
+   */
+  RecordOutcome record(Connection connection, ProbeResult result) throws SQLException {
+    Recorder.Recorded recorded = record(connection, List.of(result)).getFirst();
+    if (!recorded.committed()) {
+      throw recorded.failure();
+    }
+    return recorded.outcome();
+  }
+}

@@ -1,0 +1,206 @@
+package dev.vigil.monitor.alert;
+
+import dev.vigil.contract.AlertEvent;
+import dev.vigil.monitor.quiet.Quiet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that decides what results do, for one result or many, computed in Java from the
+ * locked rows: each service's results run through the stale check and the {@link AlertStateMachine}
+ * one after the other, exactly as if each were recorded in a transaction of its own; incidents are
+ * opened, counted and closed; a FAILED is deferred while the service is quiet, and a RECOVERED only
+ * answers a FAILED that was written. The writes are gathered into one row per service (state,
+ * health), one per result (history), one per incident and one per event for the {@link PlanWriter}.
+ *
+ * <p>Two passes, because two facts come from the database after the first: {@link #add} each
+ * result; then, given the quiet periods of the services whose incident opens and what the incidents
+ * open before looked like when updated, {@link #decide} the events and every result's outcome.
+ */
+final class RecordingPlan {
+  // Logged under the recorder's name, like every line of the recording path.
+  private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
+
+  private final StateLock.Held held;
+  private final Map<String, ServiceRun> services = new LinkedHashMap<>();
+  private final Map<UUID, IncidentChange> incidents = new LinkedHashMap<>();
+  private final List<Accepted> accepted = new ArrayList<>();
+  private final List<Recorder.Recorded> recorded = new ArrayList<>();
+  private final List<AlertEvent> events = new ArrayList<>();
+  private int nextOrder;
+
+  RecordingPlan(StateLock.Held held) {
+    this.held = held;
+  }
+
+  /**
+   * An accepted result: what the state machine did, the incident it closed (or null), the service's
+   * last error after it and the start time its rows get.
+   */
+  record Accepted(
+      int index,
+      ProbeResult result,
+      AlertStateMachine.Step step,
+      UUID closedIncident,
+      String lastError,
+      Instant startedAt) {}
+
+  /** The database's time under the locks: every time this plan writes. */
+  Instant now() {
+    return held.now();
+  }
+
+  /** Pass one: the stale check and the state machine for the next result. */
+  void add(ProbeResult result) {
+    StateLock.Row locked = held.rows().get(result.service());
+    if (locked == null) {
+      recorded.add(
+          new Recorder.Recorded(result, null, new UnknownServiceException(result.service())));
+      return;
+    }
+    ServiceRun run = services.computeIfAbsent(result.service(), s -> new ServiceRun(locked));
+    long order = result.order() != null ? result.order() : held.orders()[nextOrder++];
+    String stale = run.staleReason(result);
+    if (stale != null) {
+      recorded.add(new Recorder.Recorded(result, RecordOutcome.rejected(stale, run.state()), null));
+      return;
+    }
+    UUID before = run.state().openIncident();
+    AlertStateMachine.Step step =
+        AlertStateMachine.apply(
+            run.state(),
+            result.status(),
+            locked.failureThreshold(),
+            locked.recoveryThreshold(),
+            // Only a DOWN without an open incident can open one: no random id for the others.
+            result.status() == ProbeStatus.DOWN && before == null ? UUID.randomUUID() : null);
+    AlertStateMachine.State next = step.next();
+    switch (step.action()) {
+      case OPEN ->
+          incidents.put(
+              next.openIncident(),
+              IncidentChange.opening(
+                  next.openIncident(), result.service(), result.error(), next.failures()));
+      case CLOSE -> change(before).count(null, true);
+      case NONE -> {
+        if (next.openIncident() != null) {
+          change(next.openIncident()).count(result.error(), false);
+        }
+      }
+    }
+    Instant startedAt = result.startedAt() != null ? result.startedAt() : now();
+    run.accept(result, next, order, startedAt);
+    accepted.add(new Accepted(recorded.size(), result, step, before, run.lastError(), startedAt));
+    recorded.add(null); // filled in by decide()
+  }
+
+  private IncidentChange change(UUID incident) {
+    return incidents.computeIfAbsent(incident, IncidentChange::openBefore);
+  }
+
+  /** Services with a result that opens an incident (their quiet periods decide its FAILED). */
+  List<String> opening() {
+    return incidents.values().stream()
+        .filter(IncidentChange::opens)
+        .map(IncidentChange::service)
+        .distinct()
+        .toList();
+  }
+
+  /** Incidents open before the plan that it counts probes on or closes. */
+  List<IncidentChange> openBefore() {
+    return incidents.values().stream().filter(c -> !c.opens()).toList();
+  }
+
+  /** Incidents the plan opens. */
+  List<IncidentChange> opened() {
+    return incidents.values().stream().filter(IncidentChange::opens).toList();
+  }
+
+  /**
+   * Pass two, once the quiet periods of {@link #opening} services are known and the {@link
+   * #openBefore} incidents were updated: the FAILED and RECOVERED events, and every outcome.
+   */
+  void decide(Map<String, Optional<Quiet>> quiet) {
+    for (IncidentChange o : opened()) {
+      Optional<Quiet> q = quiet.getOrDefault(o.service(), Optional.empty());
+      o.announced(q.isEmpty());
+      if (q.isPresent()) {
+        // The Announcer writes its FAILED if it is still open when the quiet period ends.
+        LOG.info(
+            "incident opened while quiet, FAILED deferred service={} incident_id={}"
+                + " quiet={} until={}",
+            o.service(),
+            o.id(),
+            q.get().reason(),
+            q.get().until());
+      }
+    }
+    for (Accepted a : accepted) {
+      AlertStateMachine.State next = a.step().next();
+      AlertEvent event =
+          switch (a.step().action()) {
+            case OPEN ->
+                incidents.get(next.openIncident()).announced()
+                    ? AlertEvent.failed(
+                        UUID.randomUUID(),
+                        next.openIncident(),
+                        a.result().service(),
+                        now(),
+                        next.failures(),
+                        a.result().error())
+                    : null;
+            case CLOSE -> recovered(a);
+            case NONE -> null;
+          };
+      if (event != null) {
+        events.add(event);
+      }
+      recorded.set(
+          a.index(), new Recorder.Recorded(a.result(), RecordOutcome.accepted(next, event), null));
+    }
+  }
+
+  private AlertEvent recovered(Accepted a) {
+    IncidentChange closed = incidents.get(a.closedIncident());
+    // A RECOVERED only answers a FAILED that was written.
+    if (!closed.announced()) {
+      return null;
+    }
+    return AlertEvent.recovered(
+        UUID.randomUUID(),
+        closed.id(),
+        a.result().service(),
+        now(),
+        a.step().next().failuresBeforeSuccesses(),
+        a.lastError(),
+        closed.opens() ? now() : closed.openedAt());
+  }
+
+  /** Services with an accepted result: their state, deadline and health rows. */
+  List<ServiceRun> lastPerService() {
+    return services.values().stream().filter(r -> r.result() != null).toList();
+  }
+
+  /** Accepted results in the order given: their history rows. */
+  List<Accepted> accepted() {
+    return accepted;
+  }
+
+  /** The events, in the order of the results that wrote them. */
+  List<AlertEvent> events() {
+    return events;
+  }
+
+  /** One entry per result, in the order they were added. */
+  List<Recorder.Recorded> recorded() {
+    return recorded;
+  }
+}

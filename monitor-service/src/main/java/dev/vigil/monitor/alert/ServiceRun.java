@@ -1,0 +1,105 @@
+package dev.vigil.monitor.alert;
+
+import java.time.Instant;
+
+/**
+ * One service's running state while a {@link RecordingPlan} steps through its results: starts as
+ * the locked row, moves with every accepted result; afterwards, what the service's state and health
+ * rows become (its last accepted result).
+ */
+final class ServiceRun {
+  private final StateLock.Row locked;
+  private AlertStateMachine.State state;
+  private Long lastSeq;
+  private Instant pushedStartedAt;
+  private String lastError;
+  private ProbeResult result;
+  private Instant startedAt;
+  private boolean statusChanged;
+
+  ServiceRun(StateLock.Row locked) {
+    this.locked = locked;
+    this.state = locked.state();
+    this.lastSeq = locked.lastResultSeq();
+    this.pushedStartedAt = locked.lastPushedStartedAt();
+    this.lastError = locked.lastError();
+  }
+
+  /**
+   * Why {@code candidate} is older than the last result of this service, or null if it is newer:
+   * its claim number is not above the last one, or, pushed with the checker's own startedAt, that
+   * time is not after the checker's last one (an external checker's clock is compared only with
+   * itself).
+   */
+  String staleReason(ProbeResult candidate) {
+    if (candidate.order() != null && lastSeq != null && candidate.order() <= lastSeq) {
+      return "stale: result #"
+          + candidate.order()
+          + " was claimed before the last recorded one (#"
+          + lastSeq
+          + ")";
+    }
+    if (candidate.source() == ResultSource.PUSH
+        && candidate.startedAt() != null
+        && pushedStartedAt != null
+        && !candidate.startedAt().isAfter(pushedStartedAt)) {
+      return "stale: startedAt "
+          + candidate.startedAt()
+          + " is not after the last pushed startedAt "
+          + pushedStartedAt;
+    }
+    return null;
+  }
+
+  /** Takes an accepted result: its state after the state machine, number and start time. */
+  void accept(ProbeResult accepted, AlertStateMachine.State next, long number, Instant started) {
+    if (accepted.error() != null) {
+      lastError = accepted.error();
+    }
+    if (result != null && result.status() != accepted.status()) {
+      statusChanged = true;
+    }
+    if (accepted.source() == ResultSource.PUSH && accepted.startedAt() != null) {
+      pushedStartedAt = accepted.startedAt();
+    }
+    state = next;
+    lastSeq = number;
+    result = accepted;
+    startedAt = started;
+  }
+
+  StateLock.Row locked() {
+    return locked;
+  }
+
+  /** The last accepted result, or null when none was. */
+  ProbeResult result() {
+    return result;
+  }
+
+  AlertStateMachine.State state() {
+    return state;
+  }
+
+  Instant startedAt() {
+    return startedAt;
+  }
+
+  String lastError() {
+    return lastError;
+  }
+
+  /** The number of the last accepted result (only called once one was). */
+  long order() {
+    return lastSeq;
+  }
+
+  Instant pushedStartedAt() {
+    return pushedStartedAt;
+  }
+
+  /** Whether the status changed between two accepted results of this plan. */
+  boolean statusChanged() {
+    return statusChanged;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.vigil.monitor.alert;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Locks the {@code alert_state} rows of one service or many with one statement, the lock every
+ * writer of a service's state and incidents takes first ({@link Recording}, {@link
+ * IncidentCloser}), and reads under it the database's time and new {@code result_order} numbers.
+ */
+final class StateLock {
+
+  /**
+   * One locked state row with its target's thresholds.
+   *
+   * @param state counters and open incident
+   * @param lastResultSeq the number of the last recorded result, or null
+   * @param lastPushedStartedAt the last pushed startedAt (the checker's clock), or null
+   * @param lastError the last error recorded, or null
+   */
+  record Row(
+      AlertStateMachine.State state,
+      Long lastResultSeq,
+      Instant lastPushedStartedAt,
+      String lastError,
+      int failureThreshold,
+      int recoveryThreshold) {}
+
+  /**
+   * The locked rows by service (an unknown service is missing), the database's time once all were
+   * locked (null when none was), and the new result numbers in increasing order.
+   */
+  record Held(Map<String, Row> rows, Instant now, long[] orders) {}
+
+  // Rows are locked in byte order of the name (collate "C": the order Java's String.compareTo
+  // gives for the ASCII names targets have), the fixed order that keeps two transactions from
+  // deadlocking. The time and the numbers are taken in a one-row CTE that first counts every
+  // locked row, so they are those of the moment the transaction holds all its services: both
+  // increase in commit order per service. The thresholds come from the statement's snapshot of
+  // targets: a concurrent threshold change applies from the next result on.
+  private static final String LOCK =
+      """
+      with locked as materialized (
+          select a.service, a.consecutive_failures, a.consecutive_successes,
+                 a.failures_before_successes, a.open_incident_id, a.last_result_seq,
+                 a.last_pushed_started_at, a.last_error, t.failure_threshold, t.recovery_threshold
+            from alert_state a
+            join targets t on t.name = a.service
+           where a.service = any(?::text[])
+           order by a.service collate "C"
+             for update of a
+      ), held as materialized (
+          select clock_timestamp() as now,
+                 array(select nextval('result_order') from generate_series(1, ?)
+                        where n.locked >= 0) as orders
+            from (select count(*) as locked from locked) n
+      )
+      select locked.*, held.now, held.orders from locked cross join held
+      """;
+
+  /**
+   * Locks the rows of {@code services} and takes {@code numbers} new result numbers. The caller's
+   * transaction holds the locks until it ends.
+   */
+  Held lock(Connection connection, List<String> services, int numbers) throws SQLException {
+    Map<String, Row> rows = HashMap.newHashMap(services.size());
+    Instant now = null;
+    long[] orders = new long[0];
+    try (PreparedStatement statement = connection.prepareStatement(LOCK)) {
+      statement.setArray(1, connection.createArrayOf("text", services.toArray()));
+      statement.setInt(2, numbers);
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          if (now == null) {
+            now = rs.getObject(11, OffsetDateTime.class).toInstant();
+            Long[] numbered = (Long[]) rs.getArray(12).getArray();
+            orders = new long[numbered.length];
+            for (int i = 0; i < numbered.length; i++) {
+              orders[i] = numbered[i];
+            }
+          }
+          OffsetDateTime pushed = rs.getObject(7, OffsetDateTime.class);
+          rows.put(
+              rs.getString(1),
+              new Row(
+                  new AlertStateMachine.State(
+                      rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getObject(5, UUID.class)),
+                  rs.getObject(6, Long.class),
+                  pushed == null ? null : pushed.toInstant(),
+                  rs.getString(8),
+                  rs.getInt(9),
+                  rs.getInt(10)));
+        }
+      }
+    }
+    Arrays.sort(orders);
+    return new Held(rows, now, orders);
+  }
+}
