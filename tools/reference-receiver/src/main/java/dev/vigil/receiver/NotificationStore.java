@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The receiver's de-duplication: each webhook-id is stored once; a repeat with the same body is
- * acknowledged again, a repeat with a different body is a conflict.
+ * acknowledged again and counted ({@code deliveries}), a repeat with a different body is a
+ * conflict.
  *
  * <p>Group commit: concurrent requests are written together by one writer thread in one transaction
  * ({@code insert … on conflict do nothing}), and each request is answered only after that
@@ -56,6 +57,9 @@ final class NotificationStore implements AutoCloseable {
 
   private static final String STORED_BODY =
       "select body from received_webhook where webhook_id = ?";
+
+  private static final String COUNT_REPEAT =
+      "update received_webhook set deliveries = deliveries + 1 where webhook_id = ?";
 
   private final Database database;
   private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
@@ -155,11 +159,16 @@ final class NotificationStore implements AutoCloseable {
     try (PreparedStatement stored = c.prepareStatement(STORED_BODY)) {
       stored.setString(1, p.webhookId());
       try (ResultSet rows = stored.executeQuery()) {
-        return rows.next() && sameEvent(rows.getString(1), p.event())
-            ? Result.DUPLICATE
-            : Result.CONFLICT;
+        if (!rows.next() || !sameEvent(rows.getString(1), p.event())) {
+          return Result.CONFLICT;
+        }
       }
     }
+    try (PreparedStatement repeat = c.prepareStatement(COUNT_REPEAT)) {
+      repeat.setString(1, p.webhookId());
+      repeat.executeUpdate();
+    }
+    return Result.DUPLICATE;
   }
 
   private static boolean sameEvent(String storedBody, AlertEvent event) {

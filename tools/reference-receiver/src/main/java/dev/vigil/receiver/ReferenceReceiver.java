@@ -19,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -187,6 +188,9 @@ public final class ReferenceReceiver implements AutoCloseable {
       Health health = Health.builder().check("database", readiness.answers()).build();
       return new Reply(health.httpStatus(), HttpJson.mapper().writeValueAsString(health), null);
     }
+    if (method.equals("GET") && exchange.getRequestURI().getPath().equals("/received")) {
+      return received(exchange);
+    }
     if (exchange.getRequestURI().getPath().equals("/_faults")) {
       return changeFaults(exchange, method);
     }
@@ -266,6 +270,24 @@ public final class ReferenceReceiver implements AutoCloseable {
       case STORED, DUPLICATE -> new Reply(200, "{\"stored\":true}", null);
       case CONFLICT -> new Reply(409, "webhook-id seen before with a different body", null);
     };
+  }
+
+  /**
+   * {@code GET /received}: what was stored, oldest first (see {@link ReceivedQuery}). Only when the
+   * receiver requires a bearer token is the same token required here.
+   */
+  private Reply received(HttpExchange exchange) {
+    if (token != null && !token.matches(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      return new Reply(401, "missing or wrong bearer token", null);
+    }
+    ReceivedQuery query;
+    try {
+      query = ReceivedQuery.parse(exchange.getRequestURI().getRawQuery());
+    } catch (ReceivedQuery.BadQuery e) {
+      return new Reply(
+          400, ReceivedQuery.json(Map.of("field", e.field, "error", e.getMessage())), null);
+    }
+    return new Reply(200, ReceivedQuery.json(query.run(database)), null);
   }
 
   /**

@@ -2,12 +2,15 @@ package dev.vigil.receiver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.contract.webhook.WebhookSignature;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.kit.http.HttpJson;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -265,5 +268,87 @@ class ReferenceReceiverIT {
             .POST(HttpRequest.BodyPublishers.ofString(sentBody))
             .build();
     return client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  @Test
+  void listsWhatItStoredWithRepeatsCountedAndRefusesBadQueries(TestDatabase db) throws Exception {
+    try (ReferenceReceiver receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.onAnyPort(db.jdbcUrl(), db.user(), db.password(), CURRENT))) {
+      long now = Instant.now().getEpochSecond();
+      AlertEvent down =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "api", Instant.now(), 3, "x");
+      AlertEvent other =
+          AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "db", Instant.now(), 3, "y");
+      for (AlertEvent event : List.of(down, down, other)) {
+        String body = AlertEventJson.write(event);
+        assertThat(post(receiver, event.eventId().toString(), now, body, body, CURRENT_ONLY))
+            .isEqualTo(200);
+      }
+
+      HttpResponse<String> all = get(receiver, "/received");
+      assertThat(all.statusCode()).isEqualTo(200);
+      JsonNode page = HttpJson.mapper().readTree(all.body());
+      assertThat(page.get("notifications")).hasSize(2);
+      assertThat(page.get("notifications").get(0).get("eventId").asText())
+          .isEqualTo(down.eventId().toString());
+      assertThat(page.get("notifications").get(0).get("deliveries").asInt()).isEqualTo(2);
+      assertThat(page.get("notifications").get(1).get("deliveries").asInt()).isEqualTo(1);
+      assertThat(page.get("next").isNull()).isTrue();
+
+      JsonNode onlyDb = HttpJson.mapper().readTree(get(receiver, "/received?service=db").body());
+      assertThat(onlyDb.get("notifications")).hasSize(1);
+      assertThat(onlyDb.get("notifications").get(0).get("kind").asText()).isEqualTo("FAILED");
+
+      JsonNode first = HttpJson.mapper().readTree(get(receiver, "/received?limit=1").body());
+      assertThat(first.get("notifications")).hasSize(1);
+      long next = first.get("next").asLong();
+      JsonNode second =
+          HttpJson.mapper().readTree(get(receiver, "/received?limit=1&after=" + next).body());
+      assertThat(second.get("notifications").get(0).get("service").asText()).isEqualTo("db");
+
+      for (String bad :
+          List.of(
+              "service=a%00b",
+              "service=%ff%fe",
+              "service=%e2%82",
+              "service=A%20B",
+              "limit=0",
+              "limit=1001",
+              "limit=99999999999999999999",
+              "after=-1",
+              "after=1e3",
+              "limit=1&limit=2",
+              "colour=red",
+              "%00=1")) {
+        String refused = rawGet(receiver, "/received?" + bad);
+        assertThat(refused).as(bad).startsWith("HTTP/1.1 400");
+        String body = refused.substring(refused.indexOf("\r\n\r\n") + 4);
+        assertThat(HttpJson.mapper().readTree(body).get("field").asText()).as(bad).isNotBlank();
+      }
+      // a malformed escape never reaches the receiver: the JDK's HTTP server refuses the URI
+      assertThat(rawGet(receiver, "/received?service=a%2")).startsWith("HTTP/1.1 400");
+    }
+  }
+
+  /** The request line exactly as given: java.net.URI refuses the malformed escapes sent here. */
+  private static String rawGet(ReferenceReceiver receiver, String pathAndQuery) throws Exception {
+    try (Socket socket = new Socket("localhost", receiver.port())) {
+      socket
+          .getOutputStream()
+          .write(
+              ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.ISO_8859_1));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private HttpResponse<String> get(ReferenceReceiver receiver, String pathAndQuery)
+      throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create("http://localhost:" + receiver.port() + pathAndQuery))
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }
