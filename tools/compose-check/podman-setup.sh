@@ -45,6 +45,7 @@ CONF
     $sudo mkdir -p "$(dirname "$VIGIL_PODMAN_SOCKET")"
     $sudo rm -f "$VIGIL_PODMAN_SOCKET"
     nohup $sudo podman system service --time=0 "$DOCKER_HOST" >/tmp/vigil-podman-service.log 2>&1 &
+    VIGIL_PODMAN_SERVICE_PID=$!
     for _ in $(seq 1 50); do
       curl -sf --unix-socket "$VIGIL_PODMAN_SOCKET" http://d/_ping >/dev/null 2>&1 && break
       sleep 0.2
@@ -53,4 +54,13 @@ CONF
       || { echo "compose-check: podman system service did not answer on $VIGIL_PODMAN_SOCKET" >&2; return 1; }
   fi
   echo "compose-check: podman $(podman version --format '{{.Client.Version}}') serving $DOCKER_HOST"
+}
+
+# Stops the API service if vigil_podman_setup started it (one that was already running is left alone).
+vigil_podman_stop() {
+  if [[ -n "${VIGIL_PODMAN_SERVICE_PID:-}" ]]; then
+    kill "$VIGIL_PODMAN_SERVICE_PID" 2>/dev/null || true
+    wait "$VIGIL_PODMAN_SERVICE_PID" 2>/dev/null || true
+    VIGIL_PODMAN_SERVICE_PID=""
+  fi
 }

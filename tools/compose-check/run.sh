@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# The compose stack, run for real: builds the images and starts docker-compose.yaml exactly as users do
+# (`docker-compose -p vigil up --build`) in a real container engine (podman behind docker-compose), then checks it
+# from outside, as a platform team would:
+#   1. every container becomes healthy;
+#   2. the demo target `flapping` pages: its FAILED and RECOVERED reach the reference receiver (GET /received);
+#   3. `kill` of the streaming relay's container: the standby takes over and the next transition arrives;
+#   4. `docker-compose down`, then `up` with the volumes kept: the next transition arrives, nothing arrives twice;
+#   5. the `connect` profile in place of the relays (fresh volumes): transitions arrive through the Connect worker.
+# Prints timings and tears everything down (containers, networks, volumes, the engine's API service).
+# Exit code 0 only when every check passed. Usage: tools/compose-check/run.sh   (as root or with sudo)
+#
+# Settings (environment): VIGIL_COMPOSE_CHECK_HEALTH_TIMEOUT (s, default 300), VIGIL_COMPOSE_CHECK_ALERT_TIMEOUT
+# (s, default 180), VIGIL_COMPOSE_CHECK_KEEP=1 leaves the stack running for a look, VIGIL_REBUILD_BASE_IMAGES=1.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+
+health_timeout=${VIGIL_COMPOSE_CHECK_HEALTH_TIMEOUT:-300}
+alert_timeout=${VIGIL_COMPOSE_CHECK_ALERT_TIMEOUT:-180}
+project=vigil
+receiver=http://localhost:8085
+timings=()
+started=$(date +%s)
+
+say() { echo "compose-check: $*"; }
+fail() {
+  echo "compose-check: FAILED: $*" >&2
+  exit 1
+}
+lap() { # lap <what> <since epoch s>
+  local took=$(($(date +%s) - $2))
+  timings+=("$(printf '%-58s %4d s' "$1" "$took")")
+  say "$1 took ${took} s"
+}
+
+# shellcheck source=podman-setup.sh
+. "$here/podman-setup.sh"
+# shellcheck source=base-images.sh
+. "$here/base-images.sh"
+
+compose() { docker-compose -p "$project" "$@"; }
+
+# Podman runs health checks from systemd timers; these machines have no systemd, so this loop runs each container's
+# check every 5 s (the interval docker-compose.yaml gives every service) with `podman healthcheck run`, which keeps
+# the same failing streak and `retries` rule the timer would.
+health_driver_pid=""
+start_health_driver() {
+  (
+    while true; do
+      for c in $(podman ps --filter "label=com.docker.compose.project=$project" --format '{{.Names}}'); do
+        podman healthcheck run "$c" >/dev/null 2>&1 &
+      done
+      wait
+      sleep 5
+    done
+  ) >/dev/null 2>&1 &
+  health_driver_pid=$!
+}
+
+teardown() {
+  local rc=$?
+  if [[ -n "${VIGIL_COMPOSE_CHECK_KEEP:-}" && $rc -eq 0 ]]; then
+    say "left running (VIGIL_COMPOSE_CHECK_KEEP); stop with: DOCKER_HOST=$DOCKER_HOST docker-compose -p $project --profile connect down -v"
+    return
+  fi
+  if [[ $rc -ne 0 ]]; then
+    say "logs of the failed run (last 40 lines per container):"
+    for c in $(podman ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}}'); do
+      echo "----- $c ($(podman inspect -f '{{.State.Status}} health={{.State.Health.Status}}' "$c" 2>/dev/null))"
+      podman logs --tail 40 "$c" 2>&1 | sed 's/^/  /'
+    done
+  fi
+  [[ -z "$health_driver_pid" ]] || kill "$health_driver_pid" 2>/dev/null || true
+  compose --profile connect down -v --remove-orphans >/dev/null 2>&1 || true
+  vigil_podman_stop
+  say "torn down: $(podman ps -aq | wc -l) containers left"
+  exit $rc
+}
+
+# Every container of the project, and the state of each, until all are healthy (or the time is up).
+await_healthy() { # await_healthy <how many containers>
+  local want=$1 deadline=$(($(date +%s) + health_timeout)) states
+  while true; do
+    states=$(podman ps -a --filter "label=com.docker.compose.project=$project" \
+      --format '{{.Names}}={{.State}}' | sort)
+    local healthy=0 total=0 c
+    for c in $(podman ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}}'); do
+      total=$((total + 1))
+      [[ "$(podman inspect -f '{{.State.Health.Status}}' "$c")" == healthy ]] && healthy=$((healthy + 1))
+    done
+    [[ $total -eq $want && $healthy -eq $want ]] && return 0
+    if [[ $(date +%s) -gt $deadline ]]; then
+      for c in $(podman ps -a --filter "label=com.docker.compose.project=$project" --format '{{.Names}}'); do
+        echo "  $c: $(podman inspect -f '{{.State.Status}} health={{.State.Health.Status}}' "$c")" >&2
+      done
+      fail "$healthy of $want containers healthy after ${health_timeout} s ($total exist)"
+    fi
+    sleep 2
+  done
+}
+
+# What the receiver stored for one service, oldest first, one line each: seq kind deliveries event_id.
+received() { # received <service>
+  local body
+  body=$(curl -fsS "$receiver/received?service=$1&limit=1000") || return 1
+  jq -r '.notifications[] | "\(.seq) \(.kind) \(.deliveries) \(.eventId)"' <<<"$body"
+}
+
+# Waits until the receiver holds more than <count> notifications for <service> and at least one <kind> after them.
+await_alert() { # await_alert <service> <count before> <kind> <what>
+  local service=$1 before=$2 kind=$3 what=$4 deadline=$(($(date +%s) + alert_timeout)) lines
+  while true; do
+    lines=$(received "$service" 2>/dev/null || true)
+    if [[ -n "$lines" ]] && tail -n +"$((before + 1))" <<<"$lines" | awk -v k="$kind" '$2 == k { found = 1 } END { exit !found }'; then
+      return 0
+    fi
+    [[ $(date +%s) -le $deadline ]] || fail "$what: no $kind for $service at the receiver within ${alert_timeout} s (it holds: $(wc -l <<<"$lines") notifications)"
+    sleep 1
+  done
+}
+
+count() { # count <service>: how many notifications the receiver holds for it
+  local lines
+  lines=$(received "$1") || fail "the receiver's GET /received did not answer"
+  [[ -z "$lines" ]] && echo 0 || wc -l <<<"$lines"
+}
+
+# Nothing twice: each webhook arrived once, each event id once, and per service the kinds alternate FAILED,
+# RECOVERED, FAILED, … (a repeated transition would show as two FAILED in a row).
+assert_once_each() { # assert_once_each <service> <what>
+  local lines
+  lines=$(received "$1") || fail "$2: GET /received did not answer"
+  awk -v what="$2" -v svc="$1" '
+    $3 != 1 { print "compose-check: FAILED: " what ": " svc " event " $4 " arrived " $3 " times" > "/dev/stderr"; bad = 1 }
+    seen[$4]++ { print "compose-check: FAILED: " what ": " svc " event " $4 " stored twice" > "/dev/stderr"; bad = 1 }
+    $2 == "FAILED" || $2 == "RECOVERED" {
+      if ($2 == last) { print "compose-check: FAILED: " what ": " svc " has two " $2 " in a row (seq " $1 ")" > "/dev/stderr"; bad = 1 }
+      last = $2
+    }
+    END { exit bad }' <<<"$lines" || exit 1
+  say "$2: $(wc -l <<<"$lines") notifications for $1, each delivered once, FAILED and RECOVERED alternating"
+}
+
+relay_state() { # relay_state <host port>: streaming, standby, failing or down
+  curl -s --max-time 3 "http://localhost:$1/health" | jq -r '.checks.stream.data.state // "down"' 2>/dev/null || echo down
+}
+
+vigil_podman_setup
+trap teardown EXIT
+t=$(date +%s)
+vigil_base_images
+lap "base images (Debian + Maven Central)" "$t"
+
+compose --profile connect down -v --remove-orphans >/dev/null 2>&1 || true
+start_health_driver
+
+# 1. Build and start, as users do.
+t=$(date +%s)
+compose up --build -d || fail "docker-compose up --build did not succeed (an image did not build or a container did not start)"
+lap "docker-compose up --build -d" "$t"
+t=$(date +%s)
+await_healthy 8
+lap "all 8 containers healthy" "$t"
+
+# 2. The flapping target pages.
+t=$(date +%s)
+await_alert flapping 0 FAILED "first start"
+await_alert flapping 0 RECOVERED "first start"
+lap "flapping: FAILED and RECOVERED at the receiver" "$t"
+assert_once_each flapping "first start"
+
+# 3. Kill the streaming relay: the standby takes over, the next transition arrives.
+active="" standby=""
+for pair in relay-a:8082 relay-b:8083; do
+  case "$(relay_state "${pair#*:}")" in
+    streaming) active=$pair ;;
+    standby) standby=$pair ;;
+  esac
+done
+[[ -n "$active" && -n "$standby" ]] || fail "expected one streaming and one standby relay (relay-a: $(relay_state 8082), relay-b: $(relay_state 8083))"
+say "${active%%:*} streams, ${standby%%:*} stands by; killing ${active%%:*}"
+before=$(count flapping)
+t=$(date +%s)
+compose kill "${active%%:*}" >/dev/null
+deadline=$(($(date +%s) + alert_timeout))
+until [[ "$(relay_state "${standby#*:}")" == streaming ]]; do
+  [[ $(date +%s) -le $deadline ]] || fail "the standby ${standby%%:*} did not take over within ${alert_timeout} s"
+  sleep 1
+done
+lap "standby ${standby%%:*} streaming after the kill" "$t"
+await_alert flapping "$before" FAILED "after the relay kill"
+lap "next FAILED at the receiver (since the kill)" "$t"
+compose start "${active%%:*}" >/dev/null
+assert_once_each flapping "after the relay kill"
+
+# 4. down, then up with the volumes kept: nothing twice.
+before=$(count flapping)
+t=$(date +%s)
+compose down >/dev/null 2>&1 || fail "docker-compose down did not succeed"
+compose up -d || fail "docker-compose up after down did not succeed"
+await_healthy 8
+lap "down, up again, all healthy" "$t"
+await_alert flapping "$before" FAILED "after down and up"
+await_alert flapping "$before" RECOVERED "after down and up"
+lap "next FAILED and RECOVERED after down and up (since down)" "$t"
+assert_once_each flapping "after down and up"
+
+# 5. The connect profile in place of the relays, on fresh volumes, as the README runs it.
+t=$(date +%s)
+compose --profile connect down -v >/dev/null 2>&1
+compose --profile connect up --build -d --scale relay-a=0 --scale relay-b=0 \
+  || fail "docker-compose --profile connect up did not succeed"
+await_healthy 7
+[[ -z "$(podman ps -q --filter "label=com.docker.compose.project=$project" --filter 'label=com.docker.compose.service=relay-a')" ]] \
+  || fail "a relay runs beside the Connect worker"
+lap "connect profile up, all 7 containers healthy" "$t"
+await_alert flapping 0 FAILED "through Kafka Connect"
+await_alert flapping 0 RECOVERED "through Kafka Connect"
+lap "flapping: FAILED and RECOVERED through Kafka Connect (since up)" "$t"
+assert_once_each flapping "through Kafka Connect"
+
+echo
+say "every check passed in $(($(date +%s) - started)) s"
+printf '  %s\n' "${timings[@]}"
