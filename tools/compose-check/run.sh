@@ -13,6 +13,8 @@
 # Settings (environment): VIGIL_COMPOSE_CHECK_HEALTH_TIMEOUT (s, default 300), VIGIL_COMPOSE_CHECK_ALERT_TIMEOUT
 # (s, default 180), VIGIL_COMPOSE_CHECK_KEEP=1 leaves the stack running for a look, VIGIL_REBUILD_BASE_IMAGES=1.
 set -euo pipefail
+# podman's images, containers and API service are root's here (rootless podman keeps its own, separate ones).
+if [[ "$(id -u)" -ne 0 ]]; then exec sudo --preserve-env "$0" "$@"; fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
