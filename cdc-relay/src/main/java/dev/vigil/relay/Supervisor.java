@@ -3,6 +3,7 @@ package dev.vigil.relay;
 import static dev.vigil.relay.config.RelayConfig.MAX_RETRY_BACKOFF;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
 import static dev.vigil.relay.config.RelayConfig.STANDBY_POLL_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.TRANSACTION_TIMEOUT;
 
 import dev.vigil.kit.ClientFailures;
 import dev.vigil.kit.backoff.ExponentialBackoff;
@@ -10,6 +11,8 @@ import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.standby.LeaderLock;
+import dev.vigil.relay.stream.LargeTransactions;
+import dev.vigil.relay.stream.OffsetsAheadException;
 import dev.vigil.relay.stream.OutboxStream;
 import dev.vigil.relay.stream.RelayFencedException;
 import dev.vigil.relay.stream.RelaySchema;
@@ -56,6 +59,7 @@ final class Supervisor implements Runnable {
   private final RelayStatus status;
   private final RelayMetrics metrics;
   private final LeaderLock lock;
+  private final LargeTransactions large;
   private final CountDownLatch stopSignal = new CountDownLatch(1);
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private volatile String lastFailure;
@@ -66,6 +70,7 @@ final class Supervisor implements Runnable {
     this.metrics = metrics;
     this.lock =
         new LeaderLock(config.dbUrl(), config.dbUser(), config.dbPassword(), config.get(SLOT));
+    this.large = new LargeTransactions(config.get(TRANSACTION_TIMEOUT));
   }
 
   /** Completes when the loop ended: normally after {@link #stop()}, exceptionally when fatal. */
@@ -104,7 +109,7 @@ final class Supervisor implements Runnable {
           }
           new RelaySchema(config).prepare();
           streamOnce(streamed);
-        } catch (SlotMissingException e) {
+        } catch (SlotMissingException | OffsetsAheadException e) {
           LOG.error("relay refuses to start reason=\"{}\"", e.getMessage());
           status.failing(e.getMessage());
           fatal = e;
@@ -159,6 +164,7 @@ final class Supervisor implements Runnable {
         OutboxStream.start(
             config,
             metrics,
+            large,
             () -> {
               if (lastFailure == null) {
                 status.streaming();
@@ -194,8 +200,12 @@ final class Supervisor implements Runnable {
             streamed.set(true);
             status.streaming();
           }
+          status.largeTransaction(large.describe());
           Duration pending = stream.pendingKafkaAck();
-          if (pending.compareTo(KAFKA_STALL) > 0) {
+          if (large.overdue()) {
+            stalled = true;
+            status.failing(large.describe());
+          } else if (pending.compareTo(KAFKA_STALL) > 0) {
             stalled = true;
             String kafkaError = stream.pendingKafkaReason();
             status.failing(
@@ -216,6 +226,8 @@ final class Supervisor implements Runnable {
         }
       }
       LOG.info("relay stopping slot={}", config.get(SLOT));
+    } finally {
+      status.largeTransaction(null);
     }
   }
 

@@ -87,6 +87,14 @@ final class RelayProcess implements AutoCloseable {
     return process.exitValue();
   }
 
+  /** Waits for the process to end by itself; its exit code. */
+  int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("relay still running after " + timeout + "; log: " + log);
+    }
+    return process.exitValue();
+  }
+
   Path log() {
     return log;
   }

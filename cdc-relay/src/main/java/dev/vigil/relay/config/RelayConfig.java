@@ -92,6 +92,16 @@ public final class RelayConfig extends ServiceConfig {
           .doc(
               "Compacted topic of the relay's offsets with exactly-once delivery (created if"
                   + " missing; written in each batch's transaction).");
+  public static final Setting<Duration> TRANSACTION_TIMEOUT =
+      Setting.duration("VIGIL_RELAY_TRANSACTION_TIMEOUT", "60s")
+          .range("1s", "24h")
+          .doc(
+              "Kafka transaction timeout with exactly-once delivery (transaction.timeout.ms; at"
+                  + " most the broker's transaction.max.timeout.ms, 15m by default): how long one"
+                  + " PostgreSQL transaction may take to relay as one Kafka transaction, and how"
+                  + " long read_committed readers wait for the open transaction of a relay that"
+                  + " died. A PostgreSQL transaction that Kafka ends for it twice is then"
+                  + " published in chunks, at least once.");
   public static final Setting<Boolean> DEBEZIUM_HEADERS =
       Setting.bool("VIGIL_RELAY_DEBEZIUM_HEADERS", false)
           .doc(
@@ -132,6 +142,7 @@ public final class RelayConfig extends ServiceConfig {
           OFFSET_FLUSH_INTERVAL,
           DELIVERY,
           OFFSETS_TOPIC,
+          TRANSACTION_TIMEOUT,
           DEBEZIUM_HEADERS,
           STANDBY_POLL_INTERVAL,
           MAX_RETRY_BACKOFF,
