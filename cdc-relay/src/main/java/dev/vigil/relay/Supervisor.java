@@ -1,5 +1,6 @@
 package dev.vigil.relay;
 
+import static dev.vigil.relay.config.RelayConfig.LEASE;
 import static dev.vigil.relay.config.RelayConfig.MAX_RETRY_BACKOFF;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
 import static dev.vigil.relay.config.RelayConfig.STANDBY_POLL_INTERVAL;
@@ -54,6 +55,7 @@ final class Supervisor implements Runnable {
   private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
   private static final Duration KAFKA_STALL = Duration.ofSeconds(10);
   private static final Duration RECOVERY_CONFIRMATION = Duration.ofSeconds(10);
+  private static final Duration TAKEOVER_RETRY = Duration.ofMillis(100);
 
   private final RelayConfig config;
   private final RelayStatus status;
@@ -63,13 +65,20 @@ final class Supervisor implements Runnable {
   private final CountDownLatch stopSignal = new CountDownLatch(1);
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private volatile String lastFailure;
+  private boolean migrated;
 
   Supervisor(RelayConfig config, RelayStatus status, RelayMetrics metrics) {
     this.config = config;
     this.status = status;
     this.metrics = metrics;
     this.lock =
-        new LeaderLock(config.dbUrl(), config.dbUser(), config.dbPassword(), config.get(SLOT));
+        new LeaderLock(
+            config.dbUrl(),
+            config.dbUser(),
+            config.dbPassword(),
+            config.get(SLOT),
+            config.instanceId(),
+            config.get(LEASE));
     this.large = new LargeTransactions(config.get(TRANSACTION_TIMEOUT));
   }
 
@@ -95,12 +104,18 @@ final class Supervisor implements Runnable {
         boolean acquired = false;
         RuntimeException fatal = null;
         try {
+          if (!migrated) {
+            new RelaySchema(config).migrate(); // the lease's table
+            migrated = true;
+          }
           acquired = lock.tryAcquire();
           if (!acquired) {
             // Keep the lock's connection open between attempts: a standby polls cheaply.
             lastFailure = null; // the active instance reports its own state
             status.standby("another instance holds the lock of slot " + config.get(SLOT));
-            pause(config.get(STANDBY_POLL_INTERVAL));
+            // A holder whose lease expired is frozen or cut off: its sessions are ended, and the
+            // lock is free as soon as the server has ended them.
+            pause(lock.takeOverExpired() ? TAKEOVER_RETRY : config.get(STANDBY_POLL_INTERVAL));
             continue;
           }
           status.active(true);
@@ -189,7 +204,8 @@ final class Supervisor implements Runnable {
           throw e;
         } catch (TimeoutException stillRunning) {
           if (!lock.isHeld()) {
-            throw new IllegalStateException("lost the lock's database connection");
+            throw new IllegalStateException(
+                "lost the lock (its database connection, or the lease: another relay took over)");
           }
           if (lastFailure != null
               && stream.relayedABatch()

@@ -111,6 +111,13 @@ public final class RelayConfig extends ServiceConfig {
       Setting.duration("VIGIL_RELAY_STANDBY_POLL_INTERVAL", "1s")
           .range("50ms", "1m")
           .doc("How often a standby tries to become the active relay.");
+  public static final Setting<Duration> LEASE =
+      Setting.duration("VIGIL_RELAY_LEASE", "5s")
+          .range("1s", "5m")
+          .doc(
+              "Leadership lease of the active relay, renewed every third of it on the database's"
+                  + " clock; a standby takes over from an active relay that stopped renewing it"
+                  + " (frozen, paused, cut off) once it expired, ending that relay's sessions.");
   public static final Setting<Duration> MAX_RETRY_BACKOFF =
       Setting.duration("VIGIL_RELAY_MAX_RETRY_BACKOFF", "5s")
           .range("100ms", "10m")
@@ -145,6 +152,7 @@ public final class RelayConfig extends ServiceConfig {
           TRANSACTION_TIMEOUT,
           DEBEZIUM_HEADERS,
           STANDBY_POLL_INTERVAL,
+          LEASE,
           MAX_RETRY_BACKOFF,
           LAG_SAMPLE_INTERVAL,
           HTTP_PORT.withDefault("8082").doc("Port of /health and /metrics; 0 picks a free port."),

@@ -74,6 +74,20 @@ public final class RelaySchema {
    * @throws SQLException if the database cannot be reached or the outbox table does not exist yet
    */
   public void prepare() throws SQLException {
+    migrate();
+    try (Connection connection =
+        DriverManager.getConnection(config.dbUrl(), config.dbUser(), config.dbPassword())) {
+      checkSlot(connection);
+      new SlotFailover(config).ensure(connection);
+      ensurePublication(connection);
+    }
+  }
+
+  /**
+   * Applies the relay's migrations (also those the lock's lease needs, so this runs before the
+   * first try for the lock). Flyway serialises concurrent relays with its own lock.
+   */
+  public void migrate() {
     Flyway.configure()
         .dataSource(config.dbUrl(), config.dbUser(), config.dbPassword())
         .locations("classpath:db/relay")
@@ -82,12 +96,6 @@ public final class RelaySchema {
         .baselineVersion("0")
         .load()
         .migrate();
-    try (Connection connection =
-        DriverManager.getConnection(config.dbUrl(), config.dbUser(), config.dbPassword())) {
-      checkSlot(connection);
-      new SlotFailover(config).ensure(connection);
-      ensurePublication(connection);
-    }
   }
 
   private void checkSlot(Connection connection) throws SQLException {
