@@ -216,11 +216,12 @@ final class Supervisor implements Runnable {
             streamed.set(true);
             status.streaming();
           }
-          status.largeTransaction(large.describe());
+          String largeTransaction = large.describe();
+          status.largeTransaction(largeTransaction);
           Duration pending = stream.pendingKafkaAck();
-          if (large.overdue()) {
+          if (largeTransaction != null && large.overdue()) {
             stalled = true;
-            status.failing(large.describe());
+            status.failing(largeTransaction);
           } else if (pending.compareTo(KAFKA_STALL) > 0) {
             stalled = true;
             String kafkaError = stream.pendingKafkaReason();
