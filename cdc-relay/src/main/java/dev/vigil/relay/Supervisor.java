@@ -1,8 +1,10 @@
 package dev.vigil.relay;
 
+import static dev.vigil.relay.config.RelayConfig.LEASE;
 import static dev.vigil.relay.config.RelayConfig.MAX_RETRY_BACKOFF;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
 import static dev.vigil.relay.config.RelayConfig.STANDBY_POLL_INTERVAL;
+import static dev.vigil.relay.config.RelayConfig.TRANSACTION_TIMEOUT;
 
 import dev.vigil.kit.ClientFailures;
 import dev.vigil.kit.backoff.ExponentialBackoff;
@@ -10,6 +12,8 @@ import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
 import dev.vigil.relay.standby.LeaderLock;
+import dev.vigil.relay.stream.LargeTransactions;
+import dev.vigil.relay.stream.OffsetsAheadException;
 import dev.vigil.relay.stream.OutboxStream;
 import dev.vigil.relay.stream.RelayFencedException;
 import dev.vigil.relay.stream.RelaySchema;
@@ -51,21 +55,31 @@ final class Supervisor implements Runnable {
   private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
   private static final Duration KAFKA_STALL = Duration.ofSeconds(10);
   private static final Duration RECOVERY_CONFIRMATION = Duration.ofSeconds(10);
+  private static final Duration TAKEOVER_RETRY = Duration.ofMillis(100);
 
   private final RelayConfig config;
   private final RelayStatus status;
   private final RelayMetrics metrics;
   private final LeaderLock lock;
+  private final LargeTransactions large;
   private final CountDownLatch stopSignal = new CountDownLatch(1);
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private volatile String lastFailure;
+  private boolean migrated;
 
   Supervisor(RelayConfig config, RelayStatus status, RelayMetrics metrics) {
     this.config = config;
     this.status = status;
     this.metrics = metrics;
     this.lock =
-        new LeaderLock(config.dbUrl(), config.dbUser(), config.dbPassword(), config.get(SLOT));
+        new LeaderLock(
+            config.dbUrl(),
+            config.dbUser(),
+            config.dbPassword(),
+            config.get(SLOT),
+            config.instanceId(),
+            config.get(LEASE));
+    this.large = new LargeTransactions(config.get(TRANSACTION_TIMEOUT));
   }
 
   /** Completes when the loop ended: normally after {@link #stop()}, exceptionally when fatal. */
@@ -90,12 +104,18 @@ final class Supervisor implements Runnable {
         boolean acquired = false;
         RuntimeException fatal = null;
         try {
+          if (!migrated) {
+            new RelaySchema(config).migrate(); // the lease's table
+            migrated = true;
+          }
           acquired = lock.tryAcquire();
           if (!acquired) {
             // Keep the lock's connection open between attempts: a standby polls cheaply.
             lastFailure = null; // the active instance reports its own state
             status.standby("another instance holds the lock of slot " + config.get(SLOT));
-            pause(config.get(STANDBY_POLL_INTERVAL));
+            // A holder whose lease expired is frozen or cut off: its sessions are ended, and the
+            // lock is free as soon as the server has ended them.
+            pause(lock.takeOverExpired() ? TAKEOVER_RETRY : config.get(STANDBY_POLL_INTERVAL));
             continue;
           }
           status.active(true);
@@ -104,7 +124,7 @@ final class Supervisor implements Runnable {
           }
           new RelaySchema(config).prepare();
           streamOnce(streamed);
-        } catch (SlotMissingException e) {
+        } catch (SlotMissingException | OffsetsAheadException e) {
           LOG.error("relay refuses to start reason=\"{}\"", e.getMessage());
           status.failing(e.getMessage());
           fatal = e;
@@ -159,6 +179,7 @@ final class Supervisor implements Runnable {
         OutboxStream.start(
             config,
             metrics,
+            large,
             () -> {
               if (lastFailure == null) {
                 status.streaming();
@@ -183,7 +204,8 @@ final class Supervisor implements Runnable {
           throw e;
         } catch (TimeoutException stillRunning) {
           if (!lock.isHeld()) {
-            throw new IllegalStateException("lost the lock's database connection");
+            throw new IllegalStateException(
+                "lost the lock (its database connection, or the lease: another relay took over)");
           }
           if (lastFailure != null
               && stream.relayedABatch()
@@ -194,8 +216,13 @@ final class Supervisor implements Runnable {
             streamed.set(true);
             status.streaming();
           }
+          String largeTransaction = large.describe();
+          status.largeTransaction(largeTransaction);
           Duration pending = stream.pendingKafkaAck();
-          if (pending.compareTo(KAFKA_STALL) > 0) {
+          if (largeTransaction != null && large.overdue()) {
+            stalled = true;
+            status.failing(largeTransaction);
+          } else if (pending.compareTo(KAFKA_STALL) > 0) {
             stalled = true;
             String kafkaError = stream.pendingKafkaReason();
             status.failing(
@@ -216,6 +243,8 @@ final class Supervisor implements Runnable {
         }
       }
       LOG.info("relay stopping slot={}", config.get(SLOT));
+    } finally {
+      status.largeTransaction(null);
     }
   }
 

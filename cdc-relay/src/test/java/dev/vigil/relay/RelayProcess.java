@@ -72,6 +72,18 @@ final class RelayProcess implements AutoCloseable {
     return health().contains("\"state\":\"streaming\"");
   }
 
+  /** Sends {@code signal} ({@code STOP}, {@code CONT}) to the process. */
+  void signal(String signal) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + signal + " " + process.pid() + " failed");
+    }
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   /** SIGKILL: no shutdown hook, no offset flush, no lock release. */
   void kill() throws InterruptedException {
     process.destroyForcibly();
@@ -83,6 +95,14 @@ final class RelayProcess implements AutoCloseable {
     process.destroy();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       throw new AssertionError("relay did not exit after SIGTERM; log: " + log);
+    }
+    return process.exitValue();
+  }
+
+  /** Waits for the process to end by itself; its exit code. */
+  int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("relay still running after " + timeout + "; log: " + log);
     }
     return process.exitValue();
   }

@@ -16,8 +16,9 @@ import java.util.Map;
  * streaming, {@code STANDBY} while another instance holds the lock (both 200), {@code DOWN} with
  * the reason while failing (503); its {@code data} shows the state ({@code
  * streaming|standby|failing}), the instance id, whether it holds the lock ({@code active}), since
- * when, and the slot lag in bytes. {@code GET /health/live}, {@code GET /metrics}: as every
- * service.
+ * when, the slot lag in bytes, and {@code largeTransaction} while a PostgreSQL transaction is too
+ * large for one Kafka transaction (its xid and rows so far; see {@code LargeTransactions}). {@code
+ * GET /health/live}, {@code GET /metrics}: as every service.
  */
 public final class HttpApi implements AutoCloseable {
   private final Javalin app;
@@ -62,6 +63,9 @@ public final class HttpApi implements AutoCloseable {
     data.put("active", status.active());
     data.put("since", snapshot.since().toString());
     data.put("slotLagBytes", metrics.slotLagBytes());
+    if (status.largeTransaction() != null) {
+      data.put("largeTransaction", status.largeTransaction());
+    }
     return Health.builder()
         .check("stream", new Health.Check(checkStatus, snapshot.reason(), data))
         .build();

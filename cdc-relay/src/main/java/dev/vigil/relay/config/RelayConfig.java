@@ -92,6 +92,16 @@ public final class RelayConfig extends ServiceConfig {
           .doc(
               "Compacted topic of the relay's offsets with exactly-once delivery (created if"
                   + " missing; written in each batch's transaction).");
+  public static final Setting<Duration> TRANSACTION_TIMEOUT =
+      Setting.duration("VIGIL_RELAY_TRANSACTION_TIMEOUT", "60s")
+          .range("1s", "24h")
+          .doc(
+              "Kafka transaction timeout with exactly-once delivery (transaction.timeout.ms; at"
+                  + " most the broker's transaction.max.timeout.ms, 15m by default): how long one"
+                  + " PostgreSQL transaction may take to relay as one Kafka transaction, and how"
+                  + " long read_committed readers wait for the open transaction of a relay that"
+                  + " died. A PostgreSQL transaction that Kafka ends for it twice is then"
+                  + " published in chunks, at least once.");
   public static final Setting<Boolean> DEBEZIUM_HEADERS =
       Setting.bool("VIGIL_RELAY_DEBEZIUM_HEADERS", false)
           .doc(
@@ -101,6 +111,13 @@ public final class RelayConfig extends ServiceConfig {
       Setting.duration("VIGIL_RELAY_STANDBY_POLL_INTERVAL", "1s")
           .range("50ms", "1m")
           .doc("How often a standby tries to become the active relay.");
+  public static final Setting<Duration> LEASE =
+      Setting.duration("VIGIL_RELAY_LEASE", "5s")
+          .range("1s", "5m")
+          .doc(
+              "Leadership lease of the active relay, renewed every third of it on the database's"
+                  + " clock; a standby takes over from an active relay that stopped renewing it"
+                  + " (frozen, paused, cut off) once it expired, ending that relay's sessions.");
   public static final Setting<Duration> MAX_RETRY_BACKOFF =
       Setting.duration("VIGIL_RELAY_MAX_RETRY_BACKOFF", "5s")
           .range("100ms", "10m")
@@ -132,8 +149,10 @@ public final class RelayConfig extends ServiceConfig {
           OFFSET_FLUSH_INTERVAL,
           DELIVERY,
           OFFSETS_TOPIC,
+          TRANSACTION_TIMEOUT,
           DEBEZIUM_HEADERS,
           STANDBY_POLL_INTERVAL,
+          LEASE,
           MAX_RETRY_BACKOFF,
           LAG_SAMPLE_INTERVAL,
           HTTP_PORT.withDefault("8082").doc("Port of /health and /metrics; 0 picks a free port."),

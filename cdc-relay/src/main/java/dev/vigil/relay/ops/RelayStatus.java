@@ -37,6 +37,7 @@ public final class RelayStatus {
   private final String instanceId;
   private final AtomicReference<Snapshot> current;
   private volatile boolean active;
+  private volatile String largeTransaction;
 
   public RelayStatus(String instanceId) {
     this.instanceId = instanceId;
@@ -58,6 +59,18 @@ public final class RelayStatus {
 
   public void active(boolean holdsLock) {
     active = holdsLock;
+  }
+
+  /**
+   * A PostgreSQL transaction too large for one Kafka transaction (xid, rows so far), or null: shown
+   * on {@code /health} whatever the state.
+   */
+  public String largeTransaction() {
+    return largeTransaction;
+  }
+
+  public void largeTransaction(String description) {
+    largeTransaction = description;
   }
 
   public void streaming() {

@@ -20,6 +20,24 @@ final class EngineProperties {
   /** Topic prefix of the connector's own (never published) change topics. */
   static final String TOPIC_PREFIX = "vigil_relay";
 
+  /**
+   * Keys whose values Debezium masks when it logs the engine's configuration at every task start
+   * ({@code custom.sanitize.pattern}, which replaces Debezium's own pattern rather than adding to
+   * it, so that one is repeated here, case-insensitive as Debezium compiles it). Added: the JDBC
+   * URL of the at-least-once offset store (it may carry {@code password=} and {@code
+   * sslpassword=}), and inline PEM material or other secrets of Kafka clients passed through {@code
+   * VIGIL_KAFKA_PROPERTY_*} ({@code ssl.keystore.key}, {@code *.token}, {@code *.credentials}).
+   */
+  static final String SANITIZE_PATTERN =
+      "(?i)"
+          // Debezium 3.6's default (Configuration.PASSWORD_PATTERN)
+          + ".*secret$|.*password$|.*sasl\\.jaas\\.config$|.*basic\\.auth\\.user\\.info"
+          + "|.*registry\\.auth\\.client-secret|.*credentials\\.json$|.*connectionstring$"
+          + "|.*connection\\.string$"
+          // the relay's own
+          + "|.*jdbc\\.url$|.*ssl\\.keystore\\.key$|.*ssl\\.keystore\\.certificate\\.chain$"
+          + "|.*\\.token$|.*credentials$|.*secret\\..*";
+
   private EngineProperties() {}
 
   /** The engine's name: also the namespace of its offsets. */
@@ -31,6 +49,7 @@ final class EngineProperties {
     Properties p = new Properties();
     p.setProperty("name", engineName(config));
     p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    p.setProperty("custom.sanitize.pattern", SANITIZE_PATTERN);
 
     if (config.exactlyOnce()) {
       // Offsets: in a Kafka topic, committed by the publisher in each batch's transaction.

@@ -5,8 +5,10 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -54,12 +56,21 @@ final class ExactlyOncePublisher implements BatchPublisher {
   private final String transactionalId;
   private final OffsetRecords offsets;
   private final RelayMetrics metrics;
+  private final Supplier<StoredPositionCheck.Origin> origin;
+  private final LargeTransactions large;
   // The sends of the open transaction, which may span batches.
   private final PendingAcks acks;
   // Engine thread only (and engineStopped(), after the engine thread is done).
   private boolean transactionOpen;
   private boolean sourceTransactionOpen;
+  // The open PostgreSQL transaction: outbox rows sent so far, whether it is published in chunks.
+  private int sourceRows;
+  private long currentXid = -1;
+  private boolean chunked;
   private int uncommittedEvents;
+  // Position (lsn_commit, lsn) of the last offsets this publisher committed; -1 before the first.
+  private long committedCommitLsn = -1;
+  private long committedLsn = -1;
 
   ExactlyOncePublisher(
       Producer<byte[], byte[]> producer,
@@ -67,12 +78,16 @@ final class ExactlyOncePublisher implements BatchPublisher {
       String transactionalId,
       OffsetRecords offsets,
       RelayMetrics metrics,
+      Supplier<StoredPositionCheck.Origin> origin,
+      LargeTransactions large,
       Runnable onFirstBatch) {
     this.producer = producer;
     this.topic = topic;
     this.transactionalId = transactionalId;
     this.offsets = offsets;
     this.metrics = metrics;
+    this.origin = origin;
+    this.large = large;
     this.acks = new PendingAcks(onFirstBatch);
   }
 
@@ -94,18 +109,37 @@ final class ExactlyOncePublisher implements BatchPublisher {
             abortRedelivered(record);
           }
           sourceTransactionOpen = true;
+          sourceRows = 0;
+          chunked = large.began(xid(record));
         }
         if (topic.equals(record.topic())) {
           send(RecordMapping.toProducerRecord(topic, record));
           uncommittedEvents++;
+          sourceRows++;
+          large.rows(sourceRows);
           lastCommitMs = Math.max(lastCommitMs, RecordMapping.sourceCommitMs(record));
+          if (chunked && large.chunkDue(uncommittedEvents)) {
+            committedEvents += commit(); // a chunk: events only, its offsets come with the END
+            large.chunkCommitted();
+          }
         }
-        if (i == safe) {
+        if (TransactionBoundary.isSafe(record.sourceOffset()) && alreadyCommitted(record)) {
+          discardRepeated(record);
+        } else if (i == safe) {
           send(offsets.of(record));
-          committedEvents = commit();
+          StoredPositionCheck.Origin server = origin.get();
+          if (server != null) {
+            send(offsets.origin(record, server));
+          }
+          committedEvents += commit();
+          remember(record.sourceOffset());
         }
         if (TransactionBoundary.isSafe(record.sourceOffset())) {
+          if (sourceTransactionOpen) {
+            large.ended();
+          }
           sourceTransactionOpen = false;
+          chunked = false;
         }
       }
     } catch (InterruptedException e) {
@@ -160,6 +194,62 @@ final class ExactlyOncePublisher implements BatchPublisher {
     uncommittedEvents = 0;
     acks.clear();
     return events;
+  }
+
+  /**
+   * Whether {@code safe}, a record that ends a position, is at or before the last offsets this
+   * publisher committed. Debezium restarts its task by itself after some errors, with the same
+   * producer, and reads the offsets topic again: read before the markers of the last commit have
+   * landed, it resumes from an older commit and streams transactions again that this publisher has
+   * already committed. A transaction committed later ends at a higher commit LSN (PostgreSQL sends
+   * transactions in commit order), so a position not above the committed one is a repeat.
+   */
+  /** The PostgreSQL xid of a BEGIN record ({@code txId} of its offset), or -1 when it has none. */
+  private long xid(SourceRecord begin) {
+    Object txId = begin.sourceOffset() == null ? null : begin.sourceOffset().get("txId");
+    currentXid = txId instanceof Number n ? n.longValue() : -1;
+    return currentXid;
+  }
+
+  private boolean alreadyCommitted(SourceRecord safe) {
+    if (committedCommitLsn < 0
+        || !(safe.sourceOffset().get(TransactionBoundary.LSN_COMMIT) instanceof Number commit)
+        || !(safe.sourceOffset().get(TransactionBoundary.LSN) instanceof Number lsn)) {
+      return false;
+    }
+    return commit.longValue() < committedCommitLsn
+        || (commit.longValue() == committedCommitLsn && lsn.longValue() <= committedLsn);
+  }
+
+  private void remember(Map<String, ?> offset) {
+    if (offset.get(TransactionBoundary.LSN_COMMIT) instanceof Number commit
+        && offset.get(TransactionBoundary.LSN) instanceof Number lsn) {
+      committedCommitLsn = commit.longValue();
+      committedLsn = lsn.longValue();
+    }
+  }
+
+  /**
+   * Every record sent since the last commit belongs to transactions that ended at or before {@code
+   * safe}, so all of them are repeats of what this publisher committed: their open Kafka
+   * transaction is aborted, and the committed offsets stay where they are (never behind them).
+   */
+  private void discardRepeated(SourceRecord safe) {
+    if (!transactionOpen) {
+      return; // nothing sent since the commit: only this position is a repeat
+    }
+    LOG.warn(
+        "records already committed streamed again (offsets read before the last commit's markers"
+            + " landed); skipping them transactional_id={} discarded_events={} offset={}"
+            + " committed_lsn_commit={}",
+        transactionalId,
+        uncommittedEvents,
+        safe.sourceOffset(),
+        committedCommitLsn);
+    producer.abortTransaction();
+    transactionOpen = false;
+    uncommittedEvents = 0;
+    acks.clear();
   }
 
   private RuntimeException sendFailed(ProducerRecord<byte[], byte[]> record, Throwable cause) {
@@ -239,13 +329,26 @@ final class ExactlyOncePublisher implements BatchPublisher {
         transactionalId,
         uncommittedEvents,
         epoch.toString());
+    String which =
+        sourceTransactionOpen
+            ? " while it carried PostgreSQL transaction xid="
+                + currentXid
+                + " ("
+                + sourceRows
+                + " rows so far)"
+            : "";
+    if (sourceTransactionOpen) {
+      large.timedOut();
+    }
     transactionOpen = false;
     uncommittedEvents = 0;
     acks.clear();
     return new IllegalStateException(
         "Kafka ended the relay's open transaction ("
             + epoch
-            + "), as it does for one open longer than transaction.timeout.ms; the relay restarts"
+            + ")"
+            + which
+            + ", as it does for one open longer than transaction.timeout.ms; the relay restarts"
             + " from the committed offsets, nothing is skipped",
         error);
   }
@@ -267,6 +370,7 @@ final class ExactlyOncePublisher implements BatchPublisher {
 
   @Override
   public void engineStopped() {
+    large.runEnded();
     if (!transactionOpen) {
       return;
     }

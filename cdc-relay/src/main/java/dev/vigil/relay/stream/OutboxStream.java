@@ -4,6 +4,7 @@ import static dev.vigil.relay.config.RelayConfig.DELIVERY;
 import static dev.vigil.relay.config.RelayConfig.OFFSETS_TOPIC;
 import static dev.vigil.relay.config.RelayConfig.PRODUCER_LINGER;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
+import static dev.vigil.relay.config.RelayConfig.TRANSACTION_TIMEOUT;
 
 import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayMetrics;
@@ -12,6 +13,7 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,9 +21,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.InvalidTxnTimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
@@ -35,16 +39,21 @@ import org.slf4j.LoggerFactory;
 public final class OutboxStream implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxStream.class);
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
-  private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
 
   private final KafkaProducer<byte[], byte[]> producer;
   private final BatchPublisher publisher;
   private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
   private final ExecutorService executor;
   private final CompletableFuture<Void> completion = new CompletableFuture<>();
+  // The server the task streams from, stored with each batch's offsets (exactly-once only).
+  private final AtomicReference<StoredPositionCheck.Origin> origin = new AtomicReference<>();
 
   private OutboxStream(
-      RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch) {
+      RelayConfig config,
+      RelayMetrics metrics,
+      LargeTransactions large,
+      Runnable onStreaming,
+      Runnable onFirstBatch) {
     producer = new KafkaProducer<>(config.kafkaClient().on(producerProperties(config)));
     Runnable firstBatch =
         () -> {
@@ -59,6 +68,8 @@ public final class OutboxStream implements AutoCloseable {
                 transactionalId(config),
                 new OffsetRecords(config.get(OFFSETS_TOPIC), EngineProperties.engineName(config)),
                 metrics,
+                origin::get,
+                large,
                 firstBatch)
             : new KafkaPublisher(producer, config.topic(), metrics, firstBatch);
     engine =
@@ -69,6 +80,10 @@ public final class OutboxStream implements AutoCloseable {
                 new DebeziumEngine.ConnectorCallback() {
                   @Override
                   public void taskStarted() {
+                    if (config.exactlyOnce()) {
+                      // Again at every task start: Debezium's own restarts may follow a failover.
+                      origin.set(readOrigin(config));
+                    }
                     metrics.streamStarted();
                     onStreaming.run();
                   }
@@ -92,13 +107,17 @@ public final class OutboxStream implements AutoCloseable {
    * @param onFirstBatch called after the first batch was acknowledged
    */
   public static OutboxStream start(
-      RelayConfig config, RelayMetrics metrics, Runnable onStreaming, Runnable onFirstBatch)
+      RelayConfig config,
+      RelayMetrics metrics,
+      LargeTransactions large,
+      Runnable onStreaming,
+      Runnable onFirstBatch)
       throws InterruptedException {
     TopicSetup.ensure(config);
     if (config.exactlyOnce()) {
       TopicSetup.ensureOffsetsTopic(config);
     }
-    OutboxStream stream = new OutboxStream(config, metrics, onStreaming, onFirstBatch);
+    OutboxStream stream = new OutboxStream(config, metrics, large, onStreaming, onFirstBatch);
     if (config.exactlyOnce()) {
       stream.initTransactions(config);
     }
@@ -131,7 +150,30 @@ public final class OutboxStream implements AutoCloseable {
     } catch (RuntimeException e) {
       producer.close(Duration.ZERO);
       executor.shutdownNow();
+      if (e instanceof InvalidTxnTimeoutException) {
+        throw new IllegalStateException(
+            TRANSACTION_TIMEOUT.key()
+                + "="
+                + config.get(TRANSACTION_TIMEOUT)
+                + " is above the broker's transaction.max.timeout.ms (15 min unless set): lower"
+                + " it, or raise the broker's setting",
+            e);
+      }
       throw e;
+    }
+  }
+
+  /**
+   * The identity of the server the task streams from, or null (stored offsets then carry none, and
+   * the next start checks only their position) when the server cannot say.
+   */
+  private static StoredPositionCheck.Origin readOrigin(RelayConfig config) {
+    try {
+      ServerIdentity server = ServerIdentity.read(config);
+      return new StoredPositionCheck.Origin(server.systemId(), server.timeline());
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("server identity not read, offsets stored without it error={}", e.toString());
+      return null;
     }
   }
 
@@ -249,7 +291,10 @@ public final class OutboxStream implements AutoCloseable {
       props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(config));
       // How long an open transaction of a relay that died survives when no relay of the slot
       // starts again (a new one aborts it at once): until then read_committed readers wait.
-      props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
+      // It also bounds how long one PostgreSQL transaction may take to relay (LargeTransactions).
+      props.put(
+          ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+          (int) config.get(TRANSACTION_TIMEOUT).toMillis());
     }
     return props;
   }

@@ -150,8 +150,26 @@ final class SlotFailover {
     }
   }
 
-  private static Outcome report(
+  /**
+   * Whether exactly-once delivery runs on a failover slot that may get ahead of the standbys: with
+   * {@code synchronized_standby_slots} empty the relay can commit to Kafka changes that a promoted
+   * standby never received, and the offsets in Kafka are then ahead of the new primary (the relay
+   * refuses to start there, {@link StoredPositionCheck}, and the gap needs an operator).
+   */
+  static boolean unprotectedFailover(Outcome outcome, boolean exactlyOnce, String standbySlots) {
+    return outcome.failover && exactlyOnce && (standbySlots == null || standbySlots.isBlank());
+  }
+
+  private Outcome report(
       Outcome outcome, String slot, int version, String standbySlots, String reason) {
+    if (unprotectedFailover(outcome, config.exactlyOnce(), standbySlots)) {
+      LOG.warn(
+          "exactly-once on a failover slot without synchronized_standby_slots slot={}: the relay"
+              + " may commit to Kafka changes a promoted standby never received, and would then"
+              + " refuse to start there; set synchronized_standby_slots on the primary to the"
+              + " physical slots of the standbys that may be promoted",
+          slot);
+    }
     if (outcome == Outcome.ENABLE_FAILED) {
       LOG.warn(
           "slot failover=false outcome={} slot={} serverVersion={} reason=\"{}\"",

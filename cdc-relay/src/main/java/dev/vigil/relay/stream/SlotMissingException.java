@@ -32,8 +32,6 @@ public final class SlotMissingException extends RuntimeException {
 
   /** The same, for offsets kept in the offsets topic of exactly-once delivery. */
   static SlotMissingException offsetsInKafka(String slot, String offsetsTopic) {
-    String key =
-        "[\"vigil-relay-" + slot + "\",{\"server\":\"" + EngineProperties.TOPIC_PREFIX + "\"}]";
     return new SlotMissingException(
         "replication slot '"
             + slot
@@ -41,11 +39,16 @@ public final class SlotMissingException extends RuntimeException {
             + offsetsTopic
             + ": the slot was dropped or the database restored, and outbox rows committed since"
             + " the stored offset would be skipped. Refusing to start. After dealing with the gap,"
-            + " delete them with a tombstone: echo '"
-            + key
-            + "#' | kcat -P -b <bootstrap> -t "
-            + offsetsTopic
-            + " -K '#' -Z; then start the relay again",
+            + " delete them with a tombstone: "
+            + tombstoneCommand(slot, offsetsTopic)
+            + "; then start the relay again",
         false);
+  }
+
+  /** The command that deletes the offsets of {@code slot} from the offsets topic (a tombstone). */
+  static String tombstoneCommand(String slot, String offsetsTopic) {
+    String key =
+        "[\"vigil-relay-" + slot + "\",{\"server\":\"" + EngineProperties.TOPIC_PREFIX + "\"}]";
+    return "echo '" + key + "#' | kcat -P -b <bootstrap> -t " + offsetsTopic + " -K '#' -Z";
   }
 }

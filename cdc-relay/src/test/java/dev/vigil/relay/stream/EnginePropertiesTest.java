@@ -52,6 +52,32 @@ class EnginePropertiesTest {
   }
 
   @Test
+  void theConfigurationDebeziumLogsAtTaskStartHoldsNoSecret() {
+    Map<String, String> env = new HashMap<>(ENV);
+    env.put("VIGIL_RELAY_DELIVERY", "at-least-once");
+    env.put(
+        "VIGIL_DB_URL",
+        "jdbc:postgresql://pg:5432/vigil?password=url-pw-1&sslpassword=url-pw-2&sslmode=require");
+    env.put("VIGIL_KAFKA_PROPERTY_SSL_KEYSTORE_KEY", "-----BEGIN PRIVATE KEY-----pem-secret-3");
+    env.put("VIGIL_KAFKA_PROPERTY_SASL_JAAS_CONFIG", "x required password=\"jaas-secret-4\";");
+    env.put("VIGIL_KAFKA_PROPERTY_SASL_OAUTHBEARER_CLIENT_CREDENTIALS_CLIENT_SECRET", "oauth-5");
+    for (String delivery : new String[] {"at-least-once", "exactly-once"}) {
+      env.put("VIGIL_RELAY_DELIVERY", delivery);
+      // Exactly what BaseSourceTask logs ("Starting PostgresConnectorTask with configuration:").
+      String logged =
+          io.debezium.config.Configuration.from(
+                  EngineProperties.of(new RelayConfig(new Settings(env))))
+              .withMaskedPasswords()
+              .toString();
+      assertThat(logged)
+          .as(delivery)
+          .doesNotContain("url-pw-1", "url-pw-2", "pem-secret-3", "jaas-secret-4", "oauth-5")
+          .doesNotContain("=secret")
+          .contains("database.hostname");
+    }
+  }
+
+  @Test
   void debeziumContextHeadersOnlyWhenAskedFor() {
     assertThat(props).containsEntry("extended.headers.enabled", "false");
     Map<String, String> env = new HashMap<>(ENV);

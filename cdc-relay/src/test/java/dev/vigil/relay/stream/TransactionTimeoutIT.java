@@ -174,6 +174,8 @@ class TransactionTimeoutIT {
           transactionalId,
           new OffsetRecords(offsetsTopic, "vigil_relay"),
           new RelayMetrics(serviceMetrics, new RelayStatus("test")),
+          () -> null,
+          new LargeTransactions(Duration.ofSeconds(60)),
           () -> {});
     }
 

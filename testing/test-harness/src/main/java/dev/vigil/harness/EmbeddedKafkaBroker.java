@@ -212,6 +212,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("offsets.topic.num.partitions", "5");
     props.put("transaction.state.log.replication.factor", "1");
     props.put("transaction.state.log.min.isr", "1");
+    // A transaction open longer than its transaction.timeout.ms is aborted within a second, not
+    // within the default 10 s, so tests of the relay's transaction timeout need not be that long.
+    props.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
     props.put("share.coordinator.state.topic.replication.factor", "1");
     props.put("share.coordinator.state.topic.min.isr", "1");
     props.put("default.replication.factor", "1");

@@ -57,7 +57,10 @@ final class ContainerInfrastructure implements Infrastructure {
   @Override
   public synchronized TestKafka kafka() {
     if (kafkaContainer == null) {
-      kafkaContainer = new KafkaContainer("apache/kafka:4.3.0");
+      kafkaContainer =
+          new KafkaContainer("apache/kafka:4.3.0")
+              // As the embedded broker: timed-out transactions aborted within a second.
+              .withEnv("KAFKA_TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS", "1000");
       kafkaContainer.start();
     }
     return new ContainerKafka(kafkaContainer);
