@@ -118,7 +118,7 @@ await_alert() { # await_alert <service> <count before> <kind> <what>
     if [[ -n "$lines" ]] && tail -n +"$((before + 1))" <<<"$lines" | awk -v k="$kind" '$2 == k { found = 1 } END { exit !found }'; then
       return 0
     fi
-    [[ $(date +%s) -le $deadline ]] || fail "$what: no $kind for $service at the receiver within ${alert_timeout} s (it holds: $(wc -l <<<"$lines") notifications)"
+    [[ $(date +%s) -le $deadline ]] || fail "$what: no $kind for $service at the receiver within ${alert_timeout} s (it holds: $(grep -c . <<<"$lines") notifications)"
     sleep 1
   done
 }
