@@ -49,7 +49,8 @@ class CheckedTest {
         assertRejected(bad, "encoding", "not valid UTF-8");
       }
     }
-    assertRejected(bytes(JSON.replace("{", "{\"service\":\"other\",")), "value", "not JSON");
+    assertRejected(
+        bytes(JSON.replace("{", "{\"service\":\"other\",")), "service", "more than once");
     assertRejected(new byte[0], "value", "empty");
     assertRejected(null, "value", "tombstone");
   }
