@@ -77,6 +77,9 @@ public final class StatusPage {
   }
 
   private void overview(Context ctx) {
+    if (!fragmentValid(ctx)) {
+      return;
+    }
     OverviewQuery query;
     try {
       query =
@@ -98,6 +101,9 @@ public final class StatusPage {
   }
 
   private void service(Context ctx) {
+    if (!fragmentValid(ctx)) {
+      return;
+    }
     String name = serviceName(ctx);
     if (name == null) {
       return;
@@ -214,6 +220,16 @@ public final class StatusPage {
   private void html(Context ctx, int status, String body) {
     ctx.header("Cache-Control", access.cacheScope() + ", no-cache");
     ctx.status(status).contentType(HTML).result(body);
+  }
+
+  /** Whether {@code fragment} is absent or 1; answers 400 naming it otherwise. */
+  private boolean fragmentValid(Context ctx) {
+    String fragment = ctx.queryParam("fragment");
+    if (fragment == null || fragment.equals("1")) {
+      return true;
+    }
+    problem(ctx, 400, "Invalid fragment", "fragment must be 1 or absent.");
+    return false;
   }
 
   private static boolean fragment(Context ctx) {

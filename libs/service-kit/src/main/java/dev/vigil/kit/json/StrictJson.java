@@ -43,7 +43,8 @@ public final class StrictJson {
     String text = utf8(bytes);
     if (text == null) {
       throw new InvalidJsonException(
-          "encoding", whole + " is not valid UTF-8 (malformed bytes or an encoded surrogate)");
+          notUtf8At(bytes, mapper),
+          "is not valid UTF-8 (malformed bytes or an encoded surrogate); text is never repaired");
     }
     if (text.startsWith("\ufeff")) {
       throw new InvalidJsonException(
@@ -90,15 +91,48 @@ public final class StrictJson {
     }
   }
 
+  /**
+   * Where bytes that are not UTF-8 sit: Jackson's byte parser reports malformed UTF-8 inside a
+   * string with the parser at that field. {@code encoding} where it cannot tell (an encoded
+   * surrogate, which it accepts, or bytes outside any string).
+   */
+  private static String notUtf8At(byte[] bytes, ObjectMapper mapper) {
+    try (JsonParser parser = mapper.createParser(bytes)) {
+      while (parser.nextToken() != null) {
+        if (parser.currentToken().isScalarValue()
+            || parser.currentToken().name().equals("FIELD_NAME")) {
+          parser.getText();
+        }
+      }
+    } catch (JsonParseException e) {
+      String message = e.getOriginalMessage();
+      if (message != null && message.contains("UTF-8")) {
+        String path = pathAt(e);
+        if (path != null) {
+          return path;
+        }
+      }
+    } catch (IOException e) {
+      // falls through to the generic name
+    }
+    return "encoding";
+  }
+
   /** The dotted path of the key a duplicate-detection failure is about, or null. */
   private static String duplicateKey(JsonParseException e) {
     String message = e.getOriginalMessage();
     if (message == null || !message.startsWith("Duplicate field")) {
       return null;
     }
+    String path = pathAt(e);
+    return path == null ? "body" : path;
+  }
+
+  /** The dotted path the parser that threw {@code e} stood at, or null. */
+  private static String pathAt(JsonParseException e) {
     Object processor = e.getProcessor();
     if (!(processor instanceof JsonParser parser)) {
-      return "body";
+      return null;
     }
     Deque<String> segments = new ArrayDeque<>();
     for (JsonStreamContext ctx = parser.getParsingContext(); ctx != null; ctx = ctx.getParent()) {
@@ -110,7 +144,7 @@ public final class StrictJson {
     }
     String path = String.join("", segments);
     path = path.startsWith(".") ? path.substring(1) : path;
-    return path.isEmpty() ? "body" : path;
+    return path.isEmpty() ? null : path;
   }
 
   /** The path of the first field name or string holding a lone surrogate, or null. */

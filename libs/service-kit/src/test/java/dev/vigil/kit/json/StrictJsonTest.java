@@ -33,9 +33,15 @@ class StrictJsonTest {
   }
 
   @Test
-  void invalidUtf8IsRefusedNotReplaced() {
-    byte[] bytes = {'{', '"', 'w', '"', ':', '"', (byte) 0xff, (byte) 0xfe, '"', '}'};
-    assertThat(refused(bytes).field()).isEqualTo("encoding");
+  void invalidUtf8IsRefusedNotReplacedNamingTheField() {
+    byte[] bytes = {'{', '"', 'w', '"', ':', '"', 'a', (byte) 0xff, (byte) 0xfe, '"', '}'};
+    InvalidJsonException e = refused(bytes);
+    assertThat(e.field()).isEqualTo("w");
+    assertThat(e.reason()).contains("not valid UTF-8");
+    byte[] nested = {
+      '{', '"', 'a', '"', ':', '{', '"', 'b', '"', ':', '"', (byte) 0xc3, '"', '}', '}'
+    };
+    assertThat(refused(nested).field()).isEqualTo("a.b");
   }
 
   @Test
