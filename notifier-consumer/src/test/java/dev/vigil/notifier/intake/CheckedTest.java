@@ -46,7 +46,7 @@ class CheckedTest {
         bad[i + 1] = (byte) 0xA0;
         bad[i + 2] = (byte) 0x80;
         System.arraycopy(encodedSurrogate, i + 1, bad, i + 3, encodedSurrogate.length - i - 1);
-        assertRejected(bad, "encoding", "not valid UTF-8");
+        assertRejected(bad, "lastError", "not valid UTF-8");
       }
     }
     assertRejected(
