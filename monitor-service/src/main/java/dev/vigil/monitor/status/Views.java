@@ -31,6 +31,7 @@ final class Views {
       List<IncidentView> incidents,
       boolean noServices,
       boolean noIncidents,
+      String incidentsShown,
       Paging paging) {}
 
   /**
@@ -118,7 +119,7 @@ final class Views {
             .map(
                 row ->
                     service(
-                        row,
+                        page.inMaintenance().contains(row.name()) ? inMaintenance(row) : row,
                         snapshot.now(),
                         Chart.hourly(
                             row.name(),
@@ -128,13 +129,36 @@ final class Views {
                             40)))
             .toList();
     long down = page.totals().down();
+    long maintenance = page.totals().inMaintenance();
     Instant lastCheck = page.totals().lastCheck();
+    String inMaintenance =
+        maintenance == 0
+            ? ""
+            : " · "
+                + maintenance
+                + (maintenance == 1 ? " service is" : " services are")
+                + " in maintenance";
     String summary =
         page.totals().services() == 0
             ? "No services are monitored yet"
-            : down == 0
-                ? "All services are up"
-                : down + (down == 1 ? " service is down" : " services are down");
+            : (down == 0
+                    ? "All services are up"
+                    : down + (down == 1 ? " service is down" : " services are down"))
+                + inMaintenance;
+    long listed = snapshot.incidents().size();
+    OverviewReads.IncidentCounts counts = page.incidentCounts();
+    String incidentsShown =
+        listed >= counts.total()
+            ? ""
+            : "Showing "
+                + listed
+                + " of "
+                + counts.total()
+                + " incidents of the last 30 days ("
+                + Math.min(listed, counts.ongoing())
+                + " of "
+                + counts.ongoing()
+                + " ongoing, newest first)";
     return new Overview(
         Format.time(snapshot.now()),
         Format.iso(snapshot.now()),
@@ -146,6 +170,7 @@ final class Views {
         incidents(snapshot),
         page.totals().services() == 0,
         snapshot.incidents().isEmpty(),
+        incidentsShown,
         paging(page, query, services.size()));
   }
 
@@ -185,6 +210,23 @@ final class Views {
         query.href(),
         filters,
         onPage == 0);
+  }
+
+  /** {@code row} shown as in maintenance: down, but inside a window, so not red and not counted. */
+  private static ServiceRow inMaintenance(ServiceRow row) {
+    return new ServiceRow(
+        row.name(),
+        row.kind(),
+        row.enabled(),
+        "MAINTENANCE",
+        row.since(),
+        row.checkedAt(),
+        row.latencyMs(),
+        row.error(),
+        row.incidentOpenedAt(),
+        row.day(),
+        row.week(),
+        row.month());
   }
 
   /** The page of the snapshot's only service. */
