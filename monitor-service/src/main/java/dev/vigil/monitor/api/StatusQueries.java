@@ -27,8 +27,9 @@ final class StatusQueries {
         join alert_state a on a.service = t.name
         left join incidents i on i.id = a.open_incident_id
         left join health_status h on h.service = t.name
-       where (?::text is null or t.name = ?)
+       where (?::text is null or t.name = ?) and (?::text is null or t.name > ?)
        order by t.name
+       limit ?
       """;
 
   private static final String HISTORY =
@@ -61,13 +62,28 @@ final class StatusQueries {
     this.clock = clock;
   }
 
+  /** The service named {@code onlyName} (a list of one, or empty). */
   List<Map<String, Object>> services(String onlyName) {
+    return services(onlyName, null, 1);
+  }
+
+  /**
+   * At most {@code limit} services in name order, after the name {@code after} (or from the first).
+   */
+  List<Map<String, Object>> services(String after, int limit) {
+    return services(null, after, limit);
+  }
+
+  private List<Map<String, Object>> services(String onlyName, String after, int limit) {
     return query(
         "listing services",
         SERVICES,
         statement -> {
           statement.setString(1, onlyName);
           statement.setString(2, onlyName);
+          statement.setString(3, after);
+          statement.setString(4, after);
+          statement.setInt(5, limit);
         },
         rs -> {
           Map<String, Object> service = new LinkedHashMap<>();

@@ -111,7 +111,15 @@ final class Views {
       String source) {}
 
   static Overview overview(OverviewReads.Page page, OverviewQuery query) {
-    Snapshot snapshot = page.snapshot();
+    return overview(page, query, true);
+  }
+
+  /**
+   * The overview; without {@code details} no DOWN reason (they name hosts, ports and response
+   * values) and no name of who acknowledged is shown.
+   */
+  static Overview overview(OverviewReads.Page page, OverviewQuery query, boolean details) {
+    Snapshot snapshot = details ? page.snapshot() : withoutDetails(page.snapshot());
     Map<String, List<HourRow>> hours =
         snapshot.hours().stream().collect(Collectors.groupingBy(HourRow::service));
     List<ServiceView> services =
@@ -229,8 +237,68 @@ final class Views {
         row.month());
   }
 
-  /** The page of the snapshot's only service. */
+  /** {@code snapshot} without DOWN reasons and without who acknowledged. */
+  static Snapshot withoutDetails(Snapshot snapshot) {
+    return new Snapshot(
+        snapshot.now(),
+        snapshot.services().stream()
+            .map(
+                r ->
+                    new ServiceRow(
+                        r.name(),
+                        r.kind(),
+                        r.enabled(),
+                        r.state(),
+                        r.since(),
+                        r.checkedAt(),
+                        r.latencyMs(),
+                        null,
+                        r.incidentOpenedAt(),
+                        r.day(),
+                        r.week(),
+                        r.month()))
+            .toList(),
+        snapshot.hours(),
+        snapshot.incidents().stream()
+            .map(
+                i ->
+                    new IncidentRow(
+                        i.id(),
+                        i.service(),
+                        i.openedAt(),
+                        i.closedAt(),
+                        null,
+                        null,
+                        i.probeCount(),
+                        null,
+                        null))
+            .toList(),
+        snapshot.checks().stream()
+            .map(
+                c ->
+                    new CheckRow(
+                        c.id(),
+                        c.status(),
+                        c.recordedAt(),
+                        c.latencyMs(),
+                        c.httpStatus(),
+                        null,
+                        c.source()))
+            .toList());
+  }
+
+  /** The page of the snapshot's only service, with every detail. */
   static ServicePage servicePage(Snapshot snapshot) {
+    return servicePage(snapshot, true);
+  }
+
+  /**
+   * The page of the snapshot's only service; without {@code details} as {@link #withoutDetails}.
+   */
+  static ServicePage servicePage(Snapshot snapshot, boolean details) {
+    if (!details) {
+      snapshot = withoutDetails(snapshot);
+    }
     ServiceRow row = snapshot.services().get(0);
     Chart chart = Chart.checks(row.name(), snapshot.checks(), 720, 160);
     List<CheckView> checks = snapshot.checks().stream().limit(50).map(Views::check).toList();
