@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * token or with {@code VIGIL_MONITOR_PUBLIC_DETAILS=all}. An unknown service is 404; an invalid
  * body is 400 with {@code field} and {@code error}; a refused request writes nothing (validation
  * happens before the single transaction that writes). Pushed results go through the same {@link
- * Recorder} as scheduled probes. {@code /health} has one check, {@code database}. The status page
- * ({@link StatusPage}) has its own access rule; {@code GET /openapi.yaml} describes every route.
+ * Recorder} as scheduled probes. {@code /health} has the checks {@code database} and {@code
+ * targets} (UP; names unreadable stored targets). The status page ({@link StatusPage}) has its own
+ * access rule; {@code GET /openapi.yaml} describes every route.
  */
 public final class HttpApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
@@ -93,7 +94,14 @@ public final class HttpApi implements AutoCloseable {
     routes.before("/api/*", this::authorize);
     OpsRoutes.register(
         config,
-        () -> Health.builder().check("database", queries.databaseReachable()).build(),
+        () -> {
+          boolean database = queries.databaseReachable();
+          Health.Builder health = Health.builder().check("database", database);
+          if (database) {
+            health.check("targets", queries.unreadableTargets());
+          }
+          return health.build();
+        },
         metrics);
     new ServiceRoutes(queries, targets, recorder, clock, this::details).register(routes);
     new TargetRoutes(targets).register(routes);
