@@ -88,6 +88,14 @@ public final class MonitorConfig extends ServiceConfig {
           .doc(
               "Who may read the status page and badges (/status…): public (anyone) or token (the"
                   + " API token, as Bearer or as the Basic-auth password).");
+  public static final Setting<String> PUBLIC_DETAILS =
+      Setting.string("VIGIL_MONITOR_PUBLIC_DETAILS", "none")
+          .oneOf("none", "all")
+          .doc(
+              "What reads without the API token show (/api/services…, /api/incidents, /api/silences"
+                  + " and a public status page): none hides DOWN reasons (they name hosts, ports and"
+                  + " response values), silence reasons and authors, and who acknowledged; all shows"
+                  + " everything. With the token every read shows everything.");
   public static final Setting<Duration> STATUS_PAGE_REFRESH =
       Setting.duration("VIGIL_MONITOR_STATUS_REFRESH", "30s")
           .range("1s", "1h")
@@ -128,6 +136,7 @@ public final class MonitorConfig extends ServiceConfig {
           RETENTION_INTERVAL,
           HEARTBEAT_GRACE,
           STATUS_PAGE_ACCESS,
+          PUBLIC_DETAILS,
           STATUS_PAGE_REFRESH,
           STATUS_ROLLUP_INTERVAL,
           ANNOUNCE_INTERVAL);

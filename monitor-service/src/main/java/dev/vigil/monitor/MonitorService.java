@@ -9,6 +9,7 @@ import static dev.vigil.monitor.MonitorConfig.HISTORY_RETENTION;
 import static dev.vigil.monitor.MonitorConfig.LEASE;
 import static dev.vigil.monitor.MonitorConfig.MAX_IN_FLIGHT;
 import static dev.vigil.monitor.MonitorConfig.OUTBOX_RETENTION;
+import static dev.vigil.monitor.MonitorConfig.PUBLIC_DETAILS;
 import static dev.vigil.monitor.MonitorConfig.RECORD_BATCH;
 import static dev.vigil.monitor.MonitorConfig.RECORD_WORKERS;
 import static dev.vigil.monitor.MonitorConfig.RETENTION_BATCH;
@@ -172,10 +173,21 @@ public final class MonitorService implements AutoCloseable {
       StatusPage statusPage =
           new StatusPage(
               pool,
-              StatusAccess.of(config.get(STATUS_PAGE_ACCESS), config.get(API_TOKEN)),
+              StatusAccess.of(
+                  config.get(STATUS_PAGE_ACCESS),
+                  config.get(API_TOKEN),
+                  config.get(PUBLIC_DETAILS).equals("all")),
               config.get(STATUS_PAGE_REFRESH));
       HttpApi api =
-          new HttpApi(pool, targets, recorder, metrics, config.get(API_TOKEN), clock, statusPage)
+          new HttpApi(
+                  pool,
+                  targets,
+                  recorder,
+                  metrics,
+                  config.get(API_TOKEN),
+                  config.get(PUBLIC_DETAILS).equals("all"),
+                  clock,
+                  statusPage)
               .start(config.httpPort());
       parts.add(api);
       startClock.step("api");

@@ -163,6 +163,46 @@ class DeliveryIT {
   }
 
   @Test
+  void anUndeliverableReminderIsParkedAndDoesNotHoldBackTheRecovered(
+      TestDatabase db, TestKafka kafka) throws Exception {
+    try (TestStack stack = TestStack.start(db, kafka, Map.of())) {
+      AlertEvent down = TestStack.failed("ledger");
+      stack.produce(down);
+      stack.awaitStatus(down.eventId(), "DELIVERED");
+
+      // The receiver refuses the REMINDER for good (a 422 is permanent).
+      stack.receiver.faults().failWith(422, 1, "ledger");
+      AlertEvent reminder =
+          AlertEvent.reminder(
+              java.util.UUID.randomUUID(),
+              down.incidentId(),
+              "ledger",
+              down.occurredAt().plusSeconds(3600),
+              40,
+              "connect timed out",
+              down.occurredAt());
+      AlertEvent up = TestStack.recovered(down);
+      stack.produce(reminder);
+      stack.produce(up);
+
+      stack.awaitStatus(up.eventId(), "DELIVERED");
+      assertThat(stack.status(reminder.eventId())).isEqualTo("SKIPPED");
+      assertThat(
+              stack.scalar(
+                  "select skipped_by || ' ' || last_status from notifier_receipt"
+                      + " where event_id = '"
+                      + reminder.eventId()
+                      + "'"))
+          .isEqualTo("parked: reminder undeliverable 422");
+      assertThat(stack.count("select count(*) from notifier_receipt where status = 'DEAD'"))
+          .isZero();
+      assertThat(stack.notifications)
+          .extracting(n -> n.event().eventId())
+          .containsExactly(down.eventId(), up.eventId());
+    }
+  }
+
+  @Test
   void clientErrorIsDeadAtOnceAndSkipReleasesTheService(TestDatabase db, TestKafka kafka)
       throws Exception {
     try (TestStack stack = TestStack.start(db, kafka, Map.of())) {

@@ -13,11 +13,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -60,6 +65,52 @@ class StartLookBackIT {
       assertThat(stack.status(old1.eventId())).isNull();
       assertThat(metrics(stack)).contains("vigil_notifier_intake_lookback_skipped_total 0.0");
       assertThat(stack.notifications).hasSize(3);
+    }
+  }
+
+  @Test
+  void expiredGroupOffsetsResumeAfterTheLastStoredRecordNotAtTheLookBack(
+      TestDatabase db, TestKafka kafka) throws Exception {
+    try (TestStack stack =
+            TestStack.withoutNotifier(db, kafka, Map.of("VIGIL_NOTIFIER_START_LOOKBACK", "1h"));
+        KafkaProducer<byte[], byte[]> producer = producer(kafka);
+        Admin admin =
+            Admin.create(
+                Map.<String, Object>of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      long now = System.currentTimeMillis();
+      AlertEvent first = produce(producer, stack.topic, 0, now - 60_000, "alpha");
+      stack.startNotifier();
+      stack.awaitStatus(first.eventId(), "DELIVERED");
+
+      // Every notifier down for longer than the broker keeps group offsets: alerts arrive
+      // meanwhile (their timestamps older than the look-back by the time intake is back), and the
+      // group's committed offsets are deleted, as offsets.retention.minutes does.
+      stack.stopNotifier();
+      AlertEvent whileDown1 = produce(producer, stack.topic, 0, now - 5 * HOUR, "alpha");
+      AlertEvent whileDown2 = produce(producer, stack.topic, 0, now - 4 * HOUR, "beta");
+      Set<TopicPartition> partitions = new HashSet<>();
+      for (var info :
+          admin
+              .describeTopics(List.of(stack.topic))
+              .allTopicNames()
+              .get()
+              .get(stack.topic)
+              .partitions()) {
+        partitions.add(new TopicPartition(stack.topic, info.partition()));
+      }
+      admin.deleteConsumerGroupOffsets(stack.group, partitions).all().get();
+      assertThat(admin.listConsumerGroupOffsets(stack.group).partitionsToOffsetAndMetadata().get())
+          .isEmpty();
+
+      stack.startNotifier();
+      stack.awaitStatus(whileDown1.eventId(), "DELIVERED");
+      stack.awaitStatus(whileDown2.eventId(), "DELIVERED");
+      assertThat(metrics(stack)).contains("vigil_notifier_intake_lookback_skipped_total 0.0");
+      assertThat(stack.notifications)
+          .extracting(n -> n.event().eventId())
+          .as("each once; services are delivered independently, so in any order")
+          .containsExactlyInAnyOrder(first.eventId(), whileDown1.eventId(), whileDown2.eventId());
     }
   }
 

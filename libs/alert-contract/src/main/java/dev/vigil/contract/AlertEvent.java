@@ -25,7 +25,11 @@ import java.util.UUID;
  * @param consecutiveFailures failures in a row when the event was raised (for RECOVERED: before
  *     recovery)
  * @param lastError the last probe error, at most {@link #MAX_ERROR_LENGTH} characters, or null
- * @param openedAt RECOVERED and REMINDER only: when the incident was opened
+ * @param openedAt when the incident was opened: always on RECOVERED and REMINDER; on FAILED only
+ *     when the FAILED was deferred (opened in a maintenance window or silence and announced when it
+ *     ended), so "down since" is the opening, not the end of the quiet period. Added within schema
+ *     version 1 for FAILED (additive; readers older than this change refuse it on FAILED, so
+ *     upgrade consumers first)
  * @param downtime RECOVERED and REMINDER only: from {@code openedAt} to {@code occurredAt}
  * @param resolution RECOVERED only, optional: why the incident was closed when it was not closed by
  *     successful checks, e.g. {@value #RESOLUTION_TARGET_DISABLED}; null (absent from the JSON) for
@@ -92,9 +96,11 @@ public record AlertEvent(
               + lastError.length());
     }
     if (kind == AlertKind.FAILED) {
-      if (openedAt != null || downtime != null || resolution != null) {
-        throw new IllegalArgumentException(
-            "openedAt, downtime and resolution are not set on FAILED");
+      if (downtime != null || resolution != null) {
+        throw new IllegalArgumentException("downtime and resolution are not set on FAILED");
+      }
+      if (openedAt != null && openedAt.isAfter(occurredAt)) {
+        throw new IllegalArgumentException("openedAt must not be after occurredAt on FAILED");
       }
     } else {
       Objects.requireNonNull(openedAt, "openedAt is required for " + kind);
@@ -121,6 +127,22 @@ public record AlertEvent(
       Instant occurredAt,
       int consecutiveFailures,
       String lastError) {
+    return deferredFailed(
+        eventId, incidentId, service, occurredAt, consecutiveFailures, lastError, null);
+  }
+
+  /**
+   * A FAILED event announced at {@code occurredAt} for an incident opened earlier, at {@code
+   * openedAt} (in a quiet period); {@code openedAt} null is an ordinary FAILED.
+   */
+  public static AlertEvent deferredFailed(
+      UUID eventId,
+      UUID incidentId,
+      String service,
+      Instant occurredAt,
+      int consecutiveFailures,
+      String lastError,
+      Instant openedAt) {
     return new AlertEvent(
         CURRENT_SCHEMA_VERSION,
         eventId,
@@ -130,7 +152,7 @@ public record AlertEvent(
         occurredAt,
         consecutiveFailures,
         boundedError(lastError),
-        null,
+        openedAt,
         null,
         null);
   }

@@ -182,4 +182,36 @@ class AlertEventJsonTest {
   private static AlertEvent read(String json) {
     return AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8));
   }
+
+  @Test
+  void aDeferredFailedCarriesWhenItsIncidentOpened() {
+    Instant opened = Instant.parse("2026-12-01T02:00:00Z");
+    AlertEvent event =
+        AlertEvent.deferredFailed(
+            UUID.randomUUID(),
+            UUID.randomUUID(),
+            "payments",
+            opened.plusSeconds(3600),
+            40,
+            "timeout",
+            opened);
+    String json = AlertEventJson.write(event);
+    assertThat(json).contains("\"openedAt\":\"2026-12-01T02:00:00Z\"");
+    assertThat(AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(event);
+    assertThatThrownBy(
+            () ->
+                AlertEvent.deferredFailed(
+                    UUID.randomUUID(),
+                    UUID.randomUUID(),
+                    "payments",
+                    opened,
+                    3,
+                    null,
+                    opened.plusSeconds(1)))
+        .hasMessageContaining("openedAt must not be after occurredAt");
+    assertThat(
+            AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "payments", opened, 3, null)
+                .openedAt())
+        .isNull();
+  }
 }

@@ -170,7 +170,8 @@ public final class Announcer implements AutoCloseable {
             announced
                 ? AlertEvent.reminder(
                     UUID.randomUUID(), incident, service, now, failures, lastError, openedAt)
-                : AlertEvent.failed(UUID.randomUUID(), incident, service, now, failures, lastError);
+                : AlertEvent.deferredFailed(
+                    UUID.randomUUID(), incident, service, now, failures, lastError, openedAt);
         markAnnounced(connection, incident, now, !announced);
         sql.insertOutbox(connection, event);
         return event;

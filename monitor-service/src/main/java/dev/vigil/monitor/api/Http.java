@@ -1,9 +1,10 @@
 package dev.vigil.monitor.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.ServiceNames;
 import dev.vigil.kit.http.HttpJson;
+import dev.vigil.kit.json.InvalidJsonException;
+import dev.vigil.kit.json.StrictJson;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,15 +41,16 @@ final class Http {
     throw ApiException.badRequest(name, "must be a whole number between " + min + " and " + max);
   }
 
+  /**
+   * The request body read by the services' one strict JSON reading ({@link StrictJson}): the raw
+   * bytes, so bytes that are not UTF-8 are refused rather than stored as U+FFFD; trailing text,
+   * duplicate keys and lone surrogates are refused naming the field.
+   */
   static JsonNode body(Context ctx) {
     try {
-      JsonNode node = HttpJson.mapper().readTree(ctx.body());
-      if (node == null || node.isMissingNode()) {
-        throw ApiException.badRequest("body", "is empty; a JSON object is required");
-      }
-      return node;
-    } catch (JsonProcessingException e) {
-      throw ApiException.badRequest("body", "is not valid JSON: " + e.getOriginalMessage());
+      return StrictJson.read(ctx.bodyAsBytes(), HttpJson.mapper(), "body");
+    } catch (InvalidJsonException e) {
+      throw ApiException.badRequest(e.field(), e.reason());
     }
   }
 

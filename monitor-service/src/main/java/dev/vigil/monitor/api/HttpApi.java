@@ -30,11 +30,13 @@ import org.slf4j.LoggerFactory;
  * The monitor's HTTP API. Reads of services, incidents, silences and maintenance windows are open;
  * every mutating call ({@code POST}, {@code PUT}, {@code DELETE}) and every read of target
  * definitions ({@code /api/targets…}, which name hosts and paths) needs {@code Authorization:
- * Bearer <token>}. An unknown service is 404; an invalid body is 400 with {@code field} and {@code
- * error}; a refused request writes nothing (validation happens before the single transaction that
- * writes). Pushed results go through the same {@link Recorder} as scheduled probes. {@code /health}
- * has one check, {@code database}. The status page ({@link StatusPage}) has its own access rule;
- * {@code GET /openapi.yaml} describes every route.
+ * Bearer <token>}. Open reads show DOWN reasons, silence reasons and who acknowledged only with the
+ * token or with {@code VIGIL_MONITOR_PUBLIC_DETAILS=all}. An unknown service is 404; an invalid
+ * body is 400 with {@code field} and {@code error}; a refused request writes nothing (validation
+ * happens before the single transaction that writes). Pushed results go through the same {@link
+ * Recorder} as scheduled probes. {@code /health} has the checks {@code database} and {@code
+ * targets} (UP; names unreadable stored targets). The status page ({@link StatusPage}) has its own
+ * access rule; {@code GET /openapi.yaml} describes every route.
  */
 public final class HttpApi implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
@@ -46,6 +48,7 @@ public final class HttpApi implements AutoCloseable {
   private final ServiceMetrics metrics;
   private final StatusQueries queries;
   private final BearerToken token;
+  private final boolean publicDetails;
   private final Clock clock;
   private final StatusPage statusPage;
   private final DataSource dataSource;
@@ -58,6 +61,7 @@ public final class HttpApi implements AutoCloseable {
       Recorder recorder,
       ServiceMetrics metrics,
       String apiToken,
+      boolean publicDetails,
       Clock clock,
       StatusPage statusPage) {
     this.targets = targets;
@@ -65,6 +69,7 @@ public final class HttpApi implements AutoCloseable {
     this.metrics = metrics;
     this.queries = new StatusQueries(dataSource, clock);
     this.token = new BearerToken(apiToken);
+    this.publicDetails = publicDetails;
     this.clock = clock;
     this.statusPage = statusPage;
     this.dataSource = dataSource;
@@ -89,12 +94,22 @@ public final class HttpApi implements AutoCloseable {
     routes.before("/api/*", this::authorize);
     OpsRoutes.register(
         config,
-        () -> Health.builder().check("database", queries.databaseReachable()).build(),
+        () -> {
+          boolean database = queries.databaseReachable();
+          Health.Builder health = Health.builder().check("database", database);
+          if (database) {
+            health.check("targets", queries.unreadableTargets());
+          }
+          return health.build();
+        },
         metrics);
-    new ServiceRoutes(queries, targets, recorder, clock).register(routes);
+    new ServiceRoutes(queries, targets, recorder, clock, this::details).register(routes);
     new TargetRoutes(targets).register(routes);
     new QuietRoutes(
-            new Silences(dataSource), new PrefixWindows(dataSource), new Acknowledger(dataSource))
+            new Silences(dataSource),
+            new PrefixWindows(dataSource),
+            new Acknowledger(dataSource),
+            this::details)
         .register(routes);
     statusPage.register(routes);
     OpenApiRoute.register(routes, HttpApi.class);
@@ -118,6 +133,14 @@ public final class HttpApi implements AutoCloseable {
   /** Every registered route as {@code "GET /api/services"}, in order (for the OpenAPI test). */
   Set<String> routes() {
     return Set.copyOf(registered);
+  }
+
+  /**
+   * Whether this read shows DOWN reasons, silence reasons and authors, and who acknowledged: always
+   * with the token, without it only when {@code VIGIL_MONITOR_PUBLIC_DETAILS=all}.
+   */
+  private boolean details(Context ctx) {
+    return publicDetails || token.presentedBy(ctx);
   }
 
   private void authorize(Context ctx) {

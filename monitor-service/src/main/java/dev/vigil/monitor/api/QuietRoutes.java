@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,21 +37,43 @@ final class QuietRoutes {
   private final PrefixWindows windows;
   private final Acknowledger acknowledger;
 
-  QuietRoutes(Silences silences, PrefixWindows windows, Acknowledger acknowledger) {
+  private final Predicate<Context> details;
+
+  /**
+   * @param details whether a request sees a silence's reason and author
+   */
+  QuietRoutes(
+      Silences silences,
+      PrefixWindows windows,
+      Acknowledger acknowledger,
+      Predicate<Context> details) {
     this.silences = silences;
     this.windows = windows;
     this.acknowledger = acknowledger;
+    this.details = details;
   }
 
   void register(RoutesConfig routes) {
     routes.get(
         "/api/silences",
-        ctx ->
-            Http.json(
-                ctx,
-                200,
-                Map.of(
-                    "silences", silences.active().stream().map(QuietRoutes::describe).toList())));
+        ctx -> {
+          boolean detailed = details.test(ctx);
+          Http.json(
+              ctx,
+              200,
+              Map.of(
+                  "silences",
+                  silences.active().stream()
+                      .map(QuietRoutes::describe)
+                      .peek(
+                          silence -> {
+                            if (!detailed) {
+                              silence.remove("who");
+                              silence.remove("why");
+                            }
+                          })
+                      .toList()));
+        });
     routes.post("/api/silences", this::addSilence);
     routes.delete("/api/silences/{id}", ctx -> delete(ctx, silences.delete(id(ctx)), "silence"));
     routes.get(

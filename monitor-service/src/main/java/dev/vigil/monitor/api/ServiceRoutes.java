@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Services, their history and incidents (reads), and pushed results, which go through the same
@@ -24,21 +25,61 @@ final class ServiceRoutes {
   private final TargetStore targets;
   private final Recorder recorder;
   private final Clock clock;
+  private final Predicate<Context> details;
 
-  ServiceRoutes(StatusQueries queries, TargetStore targets, Recorder recorder, Clock clock) {
+  /**
+   * @param details whether a request sees DOWN reasons and who acknowledged
+   */
+  ServiceRoutes(
+      StatusQueries queries,
+      TargetStore targets,
+      Recorder recorder,
+      Clock clock,
+      Predicate<Context> details) {
     this.queries = queries;
     this.targets = targets;
     this.recorder = recorder;
     this.clock = clock;
+    this.details = details;
   }
 
+  /** Default and largest page of {@code GET /api/services}. */
+  static final int SERVICES_PAGE = 100;
+
+  static final int SERVICES_MAX = 1000;
+
   void register(RoutesConfig routes) {
+    routes.get("/api/services", this::services);
     routes.get(
-        "/api/services", ctx -> Http.json(ctx, 200, Map.of("services", queries.services(null))));
-    routes.get("/api/services/{name}", ctx -> Http.json(ctx, 200, service(ctx)));
+        "/api/services/{name}",
+        ctx -> Http.json(ctx, 200, redactService(service(ctx), details.test(ctx))));
     routes.get("/api/services/{name}/history", this::history);
     routes.post("/api/services/{name}/results", this::push);
     routes.get("/api/incidents", this::incidents);
+  }
+
+  private void services(Context ctx) {
+    int limit = Http.intParam(ctx, "limit", SERVICES_PAGE, 1, SERVICES_MAX);
+    String after = ctx.queryParam("after");
+    if (after != null) {
+      after = Http.normalize(after, "after");
+    }
+    boolean detailed = details.test(ctx);
+    List<Map<String, Object>> page = queries.services(after, limit);
+    page.forEach(service -> redactService(service, detailed));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("services", page);
+    body.put("nextAfter", page.size() == limit ? page.get(page.size() - 1).get("service") : null);
+    Http.json(ctx, 200, body);
+  }
+
+  /** Without details, the last check loses its error (it names hosts, ports, response values). */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> redactService(Map<String, Object> service, boolean detailed) {
+    if (!detailed && service.get("lastCheck") instanceof Map<?, ?> last) {
+      ((Map<String, Object>) last).remove("error");
+    }
+    return service;
   }
 
   private Map<String, Object> service(Context ctx) {
@@ -57,6 +98,9 @@ final class ServiceRoutes {
     Long before =
         beforeRaw == null ? null : (long) Http.intParam(ctx, "before", 0, 0, Integer.MAX_VALUE);
     List<Map<String, Object>> items = queries.history(name, before, limit);
+    if (!details.test(ctx)) {
+      items.forEach(item -> item.remove("error"));
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("service", name);
     body.put("items", items);
@@ -74,7 +118,15 @@ final class ServiceRoutes {
       service = Http.normalize(service, "service");
     }
     int limit = Http.intParam(ctx, "limit", 100, 1, 1000);
-    Http.json(ctx, 200, Map.of("incidents", queries.incidents(service, state, limit)));
+    List<Map<String, Object>> incidents = queries.incidents(service, state, limit);
+    if (!details.test(ctx)) {
+      for (Map<String, Object> incident : incidents) {
+        incident.remove("firstError");
+        incident.remove("lastError");
+        incident.remove("acknowledgedBy");
+      }
+    }
+    Http.json(ctx, 200, Map.of("incidents", incidents));
   }
 
   private void push(Context ctx) {

@@ -2,6 +2,7 @@ package dev.vigil.monitor.api;
 
 import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.kit.db.DatabaseException;
+import dev.vigil.kit.http.Health;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,13 +23,15 @@ final class StatusQueries {
       """
       select t.name, t.kind, t.enabled, a.consecutive_failures, a.consecutive_successes,
              a.open_incident_id, i.opened_at, h.status, h.since, h.checked_at, h.latency_ms,
-             h.http_status, h.error, h.source
+             h.http_status, h.error, h.source, s.unreadable
         from targets t
         join alert_state a on a.service = t.name
+        left join probe_schedule s on s.target = t.name
         left join incidents i on i.id = a.open_incident_id
         left join health_status h on h.service = t.name
-       where (?::text is null or t.name = ?)
+       where (?::text is null or t.name = ?) and (?::text is null or t.name > ?)
        order by t.name
+       limit ?
       """;
 
   private static final String HISTORY =
@@ -61,13 +64,28 @@ final class StatusQueries {
     this.clock = clock;
   }
 
+  /** The service named {@code onlyName} (a list of one, or empty). */
   List<Map<String, Object>> services(String onlyName) {
+    return services(onlyName, null, 1);
+  }
+
+  /**
+   * At most {@code limit} services in name order, after the name {@code after} (or from the first).
+   */
+  List<Map<String, Object>> services(String after, int limit) {
+    return services(null, after, limit);
+  }
+
+  private List<Map<String, Object>> services(String onlyName, String after, int limit) {
     return query(
         "listing services",
         SERVICES,
         statement -> {
           statement.setString(1, onlyName);
           statement.setString(2, onlyName);
+          statement.setString(3, after);
+          statement.setString(4, after);
+          statement.setInt(5, limit);
         },
         rs -> {
           Map<String, Object> service = new LinkedHashMap<>();
@@ -82,6 +100,10 @@ final class StatusQueries {
             service.put(
                 "openIncident",
                 Map.of("incidentId", incident, "openedAt", instant(rs, "opened_at")));
+          }
+          if (rs.getString("unreadable") != null) {
+            // Not probed until fixed: say so rather than show a stale state as current.
+            service.put("definitionError", rs.getString("unreadable"));
           }
           if (rs.getString("status") != null) {
             Map<String, Object> last = new LinkedHashMap<>();
@@ -153,6 +175,36 @@ final class StatusQueries {
           incident.put("acknowledgedAt", instant(rs, "acknowledged_at"));
           return incident;
         });
+  }
+
+  private static final String UNREADABLE =
+      """
+      select target from probe_schedule where unreadable is not null order by target limit 20
+      """;
+
+  /**
+   * The {@code targets} check of /health: UP (the monitor works; an unreadable definition is not a
+   * reason to take it out of service), with a detail naming up to 20 stored targets whose
+   * definition cannot be read and which are therefore not probed.
+   */
+  Health.Check unreadableTargets() {
+    List<String> names = new ArrayList<>();
+    query(
+        "listing unreadable targets",
+        UNREADABLE,
+        statement -> {},
+        rs -> {
+          names.add(rs.getString(1));
+          return Map.of();
+        });
+    if (names.isEmpty()) {
+      return Health.Check.of(true);
+    }
+    return new Health.Check(
+        Health.UP,
+        "stored definitions that cannot be read, not probed (see /api/services definitionError): "
+            + String.join(", ", names),
+        Map.of("unreadable", names));
   }
 
   /** Whether the database answers within {@link DatabaseReadiness#DEFAULT_TIMEOUT}. */

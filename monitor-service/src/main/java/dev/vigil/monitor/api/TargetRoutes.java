@@ -1,5 +1,6 @@
 package dev.vigil.monitor.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.monitor.alert.UnknownServiceException;
 import dev.vigil.monitor.targets.TargetParser;
 import dev.vigil.monitor.targets.TargetSpec;
@@ -59,8 +60,15 @@ final class TargetRoutes {
     return closed;
   }
 
+  private static JsonNode object(JsonNode body) {
+    if (!body.isObject()) {
+      throw ApiException.badRequest("body", "must be a JSON object (a target definition)");
+    }
+    return body;
+  }
+
   private void addTarget(Context ctx) {
-    TargetSpec spec = TargetParser.parse("request body", "", Http.body(ctx), null);
+    TargetSpec spec = TargetParser.parse("request body", "", object(Http.body(ctx)), null);
     if (!targets.add(spec)) {
       throw new ApiException(409, "name", "target '" + spec.name() + "' already exists");
     }
@@ -70,7 +78,7 @@ final class TargetRoutes {
 
   private void updateTarget(Context ctx) {
     String name = Http.name(ctx);
-    TargetSpec spec = TargetParser.parse("request body", "", Http.body(ctx), name);
+    TargetSpec spec = TargetParser.parse("request body", "", object(Http.body(ctx)), name);
     targets.update(spec);
     LOG.info("target updated service={}", spec.name());
     Http.json(ctx, 200, describe(spec));

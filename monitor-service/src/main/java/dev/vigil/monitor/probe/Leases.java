@@ -40,7 +40,7 @@ final class Leases {
   private static final String RELEASE =
       """
       update probe_schedule
-         set lease_owner = null, lease_token = null, lease_until = null,
+         set lease_owner = null, lease_token = null, lease_until = null, unreadable = null,
              next_due_at = next_due_at + make_interval(secs => ? / 1000.0)
                  * greatest(1, floor(extract(epoch from (now() - next_due_at)) * 1000 / ?) + 1)
        where target = ? and lease_token = ?
@@ -80,6 +80,7 @@ final class Leases {
             // the others of the batch: its lease expires and it is tried again then.
             LOG.warn(
                 "claimed target unreadable target={} error={}", rs.getString("name"), e.toString());
+            markUnreadable(connection, rs.getString("name"), e);
             continue;
           }
           claims.add(
@@ -89,6 +90,21 @@ final class Leases {
       }
     }
     return claims;
+  }
+
+  private static final String UNREADABLE =
+      "update probe_schedule set unreadable = ? where target = ?";
+
+  /** Records why {@code target} cannot be read, for /health and /api/services. */
+  private static void markUnreadable(Connection connection, String target, RuntimeException e)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(UNREADABLE)) {
+      String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+      statement.setString(
+          1, dev.vigil.kit.SafeText.text(reason, dev.vigil.kit.SafeText.MAX_REASON));
+      statement.setString(2, target);
+      statement.executeUpdate();
+    }
   }
 
   /**

@@ -11,10 +11,11 @@ import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
- * {@code vigil_monitor_probe_schedule_lag_seconds}: how long the most overdue probe has waited past
- * its due time without any instance claiming it, by the database's clock (every instance reports
- * the same value: the schedule is shared). Sampled in the background, never at scrape time, so a
- * scrape answers at once even while the database does not (the value is then {@code NaN}).
+ * {@code vigil_monitor_probe_schedule_lag_seconds}: how long the most overdue probe (HTTP, TCP or
+ * DNS: every kind the monitor probes; push targets are watched for heartbeats instead) has waited
+ * past its due time without any instance claiming it, by the database's clock (every instance
+ * reports the same value: the schedule is shared). Sampled in the background, never at scrape time,
+ * so a scrape answers at once even while the database does not (the value is then {@code NaN}).
  */
 final class ScheduleLag implements AutoCloseable {
   static final String METRIC = "vigil.monitor.probe.schedule.lag.seconds";
@@ -24,7 +25,7 @@ final class ScheduleLag implements AutoCloseable {
       select coalesce(extract(epoch from (now() - min(s.next_due_at))), 0)
         from probe_schedule s
         join targets t on t.name = s.target
-       where t.enabled and t.kind = 'http' and s.next_due_at <= now()
+       where t.enabled and t.kind in ('http', 'tcp', 'dns') and s.next_due_at <= now()
          and (s.lease_until is null or s.lease_until < now())
       """;
 

@@ -1,13 +1,17 @@
 package dev.vigil.monitor.status;
 
+import dev.vigil.monitor.quiet.QuietRules;
+import dev.vigil.monitor.quiet.Window;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -71,14 +75,58 @@ final class OverviewReads {
         left join health_status h on h.service = t.name
       """;
 
-  /** Every service's count, those down, and the newest check of any. */
-  record Totals(long services, long down, Instant lastCheck) {}
+  // Enabled services that are down, with their own windows; the prefix windows are read apart.
+  private static final String DOWN_WINDOWS =
+      """
+      select t.name, t.maintenance::text
+        from targets t
+        join health_status h on h.service = t.name
+       where t.enabled and h.status = 'DOWN'
+      """;
+
+  private static final String PREFIX_WINDOWS =
+      "select prefix, definition::text from maintenance_windows";
+
+  // Every ongoing incident (up to a bound), then the newest closed ones up to the limit; with the
+  // counts the page needs to say what it leaves out.
+  private static final String INCIDENTS =
+      """
+      with recent as (
+          select * from incidents
+           where closed_at is null or closed_at > now() - interval '30 days'
+      )
+      select id, service, opened_at, closed_at, first_error, last_error, probe_count,
+             acknowledged_by, acknowledged_at,
+             count(*) over () as total, count(*) filter (where closed_at is null) over () as open
+        from recent
+       order by (closed_at is null) desc, opened_at desc
+       limit least(?, greatest(?, (select count(*) from recent where closed_at is null)))
+      """;
+
+  /** Most ongoing incidents the overview lists (beyond that it says how many it leaves out). */
+  static final int MAX_ONGOING_LISTED = 500;
+
+  /**
+   * Every service's count, those down (not counting those in a maintenance window), those down in a
+   * maintenance window, and the newest check of any.
+   */
+  record Totals(long services, long down, long inMaintenance, Instant lastCheck) {}
+
+  /** How many incidents the 30 days hold, ongoing among them, next to those listed. */
+  record IncidentCounts(long total, long ongoing) {}
 
   /**
    * One page: {@code snapshot} has the page's services (uptime filled in), their hours and the
-   * newest incidents; {@code matching} counts the services the filter selects on every page.
+   * incidents listed (every ongoing one first, then the newest); {@code matching} counts the
+   * services the filter selects on every page; {@code inMaintenance} names the down services whose
+   * maintenance window covers now.
    */
-  record Page(StatusReads.Snapshot snapshot, long matching, Totals totals) {}
+  record Page(
+      StatusReads.Snapshot snapshot,
+      long matching,
+      Totals totals,
+      Set<String> inMaintenance,
+      IncidentCounts incidentCounts) {}
 
   private final DataSource dataSource;
 
@@ -126,8 +174,21 @@ final class OverviewReads {
     List<StatusReads.HourRow> hours =
         StatusReads.rows(
             connection, HOURS, statement -> statement.setArray(1, nameArray), StatusReads::hourRow);
+    long[] counts = {0, 0};
     List<StatusReads.IncidentRow> incidents =
-        StatusReads.incidents(connection, null, incidentLimit);
+        StatusReads.rows(
+            connection,
+            INCIDENTS,
+            statement -> {
+              statement.setInt(1, MAX_ONGOING_LISTED);
+              statement.setInt(2, incidentLimit);
+            },
+            rs -> {
+              counts[0] = rs.getLong("total");
+              counts[1] = rs.getLong("open");
+              return StatusReads.incidentRow(rs);
+            });
+    Set<String> inMaintenance = downInMaintenance(connection, now);
     Totals totals =
         StatusReads.rows(
                 connection,
@@ -136,11 +197,56 @@ final class OverviewReads {
                 rs ->
                     new Totals(
                         rs.getLong("services"),
-                        rs.getLong("down"),
+                        rs.getLong("down") - inMaintenance.size(),
+                        inMaintenance.size(),
                         StatusReads.instant(rs, "last_check")))
             .get(0);
     return new Page(
-        new StatusReads.Snapshot(now, services, hours, incidents, List.of()), matching[0], totals);
+        new StatusReads.Snapshot(now, services, hours, incidents, List.of()),
+        matching[0],
+        totals,
+        inMaintenance,
+        new IncidentCounts(counts[0], counts[1]));
+  }
+
+  /**
+   * The enabled, down services that a maintenance window (their own or a prefix window) covers at
+   * {@code now}: shown as in maintenance, not counted as down. Silences do not count: they only
+   * keep the pager quiet.
+   */
+  static Set<String> downInMaintenance(Connection connection, Instant now) throws SQLException {
+    Map<String, List<Window>> prefixes = new HashMap<>();
+    StatusReads.rows(
+        connection,
+        PREFIX_WINDOWS,
+        statement -> {},
+        rs ->
+            prefixes
+                .computeIfAbsent(rs.getString(1), p -> new ArrayList<>())
+                .addAll(QuietRules.stored(rs.getString(2))));
+    Set<String> covered = new HashSet<>();
+    StatusReads.rows(
+        connection,
+        DOWN_WINDOWS,
+        statement -> {},
+        rs -> {
+          String name = rs.getString(1);
+          List<Window> windows = new ArrayList<>();
+          if (rs.getString(2) != null) {
+            windows.addAll(QuietRules.stored(rs.getString(2)));
+          }
+          prefixes.forEach(
+              (prefix, list) -> {
+                if (name.startsWith(prefix)) {
+                  windows.addAll(list);
+                }
+              });
+          if (windows.stream().anyMatch(w -> w.coveringEnd(now).isPresent())) {
+            covered.add(name);
+          }
+          return name;
+        });
+    return covered;
   }
 
   /** One page of {@link #PAGE}; {@code matching[0]} gets the count of every matching service. */

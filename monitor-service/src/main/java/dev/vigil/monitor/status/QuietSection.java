@@ -44,15 +44,26 @@ final class QuietSection {
     this.prefixWindows = new PrefixWindows(dataSource);
   }
 
-  /** The section for every service ({@code service} null) or for one. */
+  /** The section for every service ({@code service} null) or for one, with every detail. */
   View read(String service) {
+    return read(service, true);
+  }
+
+  /**
+   * The section for every service ({@code service} null) or for one; without {@code details} a
+   * silence shows neither its reason nor who set it.
+   */
+  View read(String service, boolean details) {
     List<Entry> entries =
         Database.inTransaction(
-            dataSource, "reading windows and silences", connection -> entries(connection, service));
+            dataSource,
+            "reading windows and silences",
+            connection -> entries(connection, service, details));
     return new View(entries, entries.isEmpty());
   }
 
-  private List<Entry> entries(Connection connection, String service) throws SQLException {
+  private List<Entry> entries(Connection connection, String service, boolean details)
+      throws SQLException {
     Instant now = now(connection);
     List<Entry> entries = new ArrayList<>();
     try (PreparedStatement statement =
@@ -90,7 +101,7 @@ final class QuietSection {
       statement.setString(4, service);
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          entries.add(silence(QuietRules.silence(rs), now));
+          entries.add(silence(QuietRules.silence(rs), now, details));
         }
       }
     }
@@ -122,12 +133,14 @@ final class QuietSection {
         end.map(Format::iso).orElse(""));
   }
 
-  private static Entry silence(Silence silence, Instant now) {
+  private static Entry silence(Silence silence, Instant now, boolean details) {
     String scope = silence.service() != null ? silence.service() : silence.prefix() + "*";
     String description =
-        Format.text(silence.reason(), Format.MAX_ERROR)
-            + " — by "
-            + Format.text(silence.createdBy(), 100);
+        details
+            ? Format.text(silence.reason(), Format.MAX_ERROR)
+                + " — by "
+                + Format.text(silence.createdBy(), 100)
+            : "silenced";
     return new Entry(
         scope,
         "silence",

@@ -24,6 +24,7 @@ import javax.sql.DataSource;
  */
 public final class StatusPage {
   private static final int INCIDENTS_ON_OVERVIEW = 20;
+  private static final String DETAILS = "vigil.status.details";
   private static final int INCIDENTS_ON_SERVICE = 50;
   private static final int CHECKS_ON_SERVICE = 120;
   private static final String SVG = "image/svg+xml; charset=utf-8";
@@ -68,6 +69,9 @@ public final class StatusPage {
     ctx.header("X-Content-Type-Options", "nosniff");
     ctx.header("Content-Security-Policy", POLICY);
     ctx.header("Referrer-Policy", "no-referrer");
+    // What a page shows depends on the token presented (details), so caches must key on it.
+    ctx.header("Vary", "Authorization");
+    ctx.attribute(DETAILS, access.details(ctx.header("Authorization")));
     if (!access.allows(ctx.header("Authorization"))) {
       ctx.header("WWW-Authenticate", StatusAccess.CHALLENGE);
       ctx.status(401).contentType("text/plain; charset=utf-8");
@@ -77,6 +81,9 @@ public final class StatusPage {
   }
 
   private void overview(Context ctx) {
+    if (!fragmentValid(ctx)) {
+      return;
+    }
     OverviewQuery query;
     try {
       query =
@@ -86,18 +93,21 @@ public final class StatusPage {
       return;
     }
     Views.Overview overview =
-        Views.overview(overviewReads.read(query, INCIDENTS_ON_OVERVIEW), query);
+        Views.overview(overviewReads.read(query, INCIDENTS_ON_OVERVIEW), query, details(ctx));
     html(
         ctx,
         200,
         fragment(ctx)
-            ? templates.overviewFragment(overview, quiet.read(null))
+            ? templates.overviewFragment(overview, quiet.read(null, details(ctx)))
             : templates.overviewPage(
                 new Templates.Page("Vigil status", refreshSeconds, query.href(), overview),
-                quiet.read(null)));
+                quiet.read(null, details(ctx))));
   }
 
   private void service(Context ctx) {
+    if (!fragmentValid(ctx)) {
+      return;
+    }
     String name = serviceName(ctx);
     if (name == null) {
       return;
@@ -107,16 +117,16 @@ public final class StatusPage {
       problem(ctx, 404, "Unknown service", "No service is named '" + name + "'.");
       return;
     }
-    Views.ServicePage page = Views.servicePage(snapshot);
+    Views.ServicePage page = Views.servicePage(snapshot, details(ctx));
     html(
         ctx,
         200,
         fragment(ctx)
-            ? templates.serviceFragment(page, quiet.read(name))
+            ? templates.serviceFragment(page, quiet.read(name, details(ctx)))
             : templates.servicePage(
                 new Templates.Page(
                     name + " · Vigil status", refreshSeconds, Views.href(name), page),
-                quiet.read(name)));
+                quiet.read(name, details(ctx))));
   }
 
   private void stateBadge(Context ctx) {
@@ -170,7 +180,7 @@ public final class StatusPage {
   private void badge(Context ctx, int status, Badge badge) {
     String svg = templates.badge(badge);
     String etag = "\"" + digest(svg) + "\"";
-    ctx.header("Cache-Control", access.cacheScope() + ", max-age=60");
+    ctx.header("Cache-Control", access.cacheScope(details(ctx)) + ", max-age=60");
     ctx.header("ETag", etag);
     if (status == 200 && etag.equals(ctx.header("If-None-Match"))) {
       ctx.status(304);
@@ -190,7 +200,7 @@ public final class StatusPage {
       if (in == null) {
         throw new IllegalStateException("status page asset missing from the jar: " + file);
       }
-      ctx.header("Cache-Control", access.cacheScope() + ", max-age=300");
+      ctx.header("Cache-Control", access.cacheScope(details(ctx)) + ", max-age=300");
       ctx.contentType(type).result(in.readAllBytes());
     } catch (IOException e) {
       throw new UncheckedIOException("reading status page asset " + file, e);
@@ -212,8 +222,23 @@ public final class StatusPage {
   }
 
   private void html(Context ctx, int status, String body) {
-    ctx.header("Cache-Control", access.cacheScope() + ", no-cache");
+    ctx.header("Cache-Control", access.cacheScope(details(ctx)) + ", no-cache");
     ctx.status(status).contentType(HTML).result(body);
+  }
+
+  /** Whether {@code fragment} is absent or 1; answers 400 naming it otherwise. */
+  private boolean fragmentValid(Context ctx) {
+    String fragment = ctx.queryParam("fragment");
+    if (fragment == null || fragment.equals("1")) {
+      return true;
+    }
+    problem(ctx, 400, "Invalid fragment", "fragment must be 1 or absent.");
+    return false;
+  }
+
+  /** Whether this request sees DOWN reasons, silence reasons and who acknowledged. */
+  private static boolean details(Context ctx) {
+    return Boolean.TRUE.equals(ctx.attribute(DETAILS));
   }
 
   private static boolean fragment(Context ctx) {

@@ -31,6 +31,7 @@ final class Views {
       List<IncidentView> incidents,
       boolean noServices,
       boolean noIncidents,
+      String incidentsShown,
       Paging paging) {}
 
   /**
@@ -110,7 +111,15 @@ final class Views {
       String source) {}
 
   static Overview overview(OverviewReads.Page page, OverviewQuery query) {
-    Snapshot snapshot = page.snapshot();
+    return overview(page, query, true);
+  }
+
+  /**
+   * The overview; without {@code details} no DOWN reason (they name hosts, ports and response
+   * values) and no name of who acknowledged is shown.
+   */
+  static Overview overview(OverviewReads.Page page, OverviewQuery query, boolean details) {
+    Snapshot snapshot = details ? page.snapshot() : withoutDetails(page.snapshot());
     Map<String, List<HourRow>> hours =
         snapshot.hours().stream().collect(Collectors.groupingBy(HourRow::service));
     List<ServiceView> services =
@@ -118,7 +127,7 @@ final class Views {
             .map(
                 row ->
                     service(
-                        row,
+                        page.inMaintenance().contains(row.name()) ? inMaintenance(row) : row,
                         snapshot.now(),
                         Chart.hourly(
                             row.name(),
@@ -128,13 +137,36 @@ final class Views {
                             40)))
             .toList();
     long down = page.totals().down();
+    long maintenance = page.totals().inMaintenance();
     Instant lastCheck = page.totals().lastCheck();
+    String inMaintenance =
+        maintenance == 0
+            ? ""
+            : " · "
+                + maintenance
+                + (maintenance == 1 ? " service is" : " services are")
+                + " in maintenance";
     String summary =
         page.totals().services() == 0
             ? "No services are monitored yet"
-            : down == 0
-                ? "All services are up"
-                : down + (down == 1 ? " service is down" : " services are down");
+            : (down == 0
+                    ? "All services are up"
+                    : down + (down == 1 ? " service is down" : " services are down"))
+                + inMaintenance;
+    long listed = snapshot.incidents().size();
+    OverviewReads.IncidentCounts counts = page.incidentCounts();
+    String incidentsShown =
+        listed >= counts.total()
+            ? ""
+            : "Showing "
+                + listed
+                + " of "
+                + counts.total()
+                + " incidents of the last 30 days ("
+                + Math.min(listed, counts.ongoing())
+                + " of "
+                + counts.ongoing()
+                + " ongoing, newest first)";
     return new Overview(
         Format.time(snapshot.now()),
         Format.iso(snapshot.now()),
@@ -146,6 +178,7 @@ final class Views {
         incidents(snapshot),
         page.totals().services() == 0,
         snapshot.incidents().isEmpty(),
+        incidentsShown,
         paging(page, query, services.size()));
   }
 
@@ -187,8 +220,85 @@ final class Views {
         onPage == 0);
   }
 
-  /** The page of the snapshot's only service. */
+  /** {@code row} shown as in maintenance: down, but inside a window, so not red and not counted. */
+  private static ServiceRow inMaintenance(ServiceRow row) {
+    return new ServiceRow(
+        row.name(),
+        row.kind(),
+        row.enabled(),
+        "MAINTENANCE",
+        row.since(),
+        row.checkedAt(),
+        row.latencyMs(),
+        row.error(),
+        row.incidentOpenedAt(),
+        row.day(),
+        row.week(),
+        row.month());
+  }
+
+  /** {@code snapshot} without DOWN reasons and without who acknowledged. */
+  static Snapshot withoutDetails(Snapshot snapshot) {
+    return new Snapshot(
+        snapshot.now(),
+        snapshot.services().stream()
+            .map(
+                r ->
+                    new ServiceRow(
+                        r.name(),
+                        r.kind(),
+                        r.enabled(),
+                        r.state(),
+                        r.since(),
+                        r.checkedAt(),
+                        r.latencyMs(),
+                        null,
+                        r.incidentOpenedAt(),
+                        r.day(),
+                        r.week(),
+                        r.month()))
+            .toList(),
+        snapshot.hours(),
+        snapshot.incidents().stream()
+            .map(
+                i ->
+                    new IncidentRow(
+                        i.id(),
+                        i.service(),
+                        i.openedAt(),
+                        i.closedAt(),
+                        null,
+                        null,
+                        i.probeCount(),
+                        null,
+                        null))
+            .toList(),
+        snapshot.checks().stream()
+            .map(
+                c ->
+                    new CheckRow(
+                        c.id(),
+                        c.status(),
+                        c.recordedAt(),
+                        c.latencyMs(),
+                        c.httpStatus(),
+                        null,
+                        c.source()))
+            .toList());
+  }
+
+  /** The page of the snapshot's only service, with every detail. */
   static ServicePage servicePage(Snapshot snapshot) {
+    return servicePage(snapshot, true);
+  }
+
+  /**
+   * The page of the snapshot's only service; without {@code details} as {@link #withoutDetails}.
+   */
+  static ServicePage servicePage(Snapshot snapshot, boolean details) {
+    if (!details) {
+      snapshot = withoutDetails(snapshot);
+    }
     ServiceRow row = snapshot.services().get(0);
     Chart chart = Chart.checks(row.name(), snapshot.checks(), 720, 160);
     List<CheckView> checks = snapshot.checks().stream().limit(50).map(Views::check).toList();

@@ -220,6 +220,16 @@ final class CheckFields {
     if (text.indexOf('\0') >= 0) {
       throw parser.invalid(field, "contains a NUL character");
     }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r') {
+        throw parser.invalid(
+            field,
+            String.format(
+                "contains the control character U+%04X; only tab, CR and LF are accepted",
+                (int) c));
+      }
+    }
     return text;
   }
 

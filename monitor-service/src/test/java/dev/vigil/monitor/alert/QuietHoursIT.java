@@ -86,6 +86,19 @@ class QuietHoursIT {
     assertThat(events).extracting(AlertEvent::kind).containsExactly(AlertKind.FAILED);
     assertThat(events.get(0).incidentId()).isEqualTo(openIncident());
     assertThat(events.get(0).consecutiveFailures()).isEqualTo(4);
+    Instant openedAt = events.get(0).openedAt();
+    assertThat(openedAt)
+        .as("a deferred FAILED carries when its incident opened")
+        .isNotNull()
+        .isBefore(events.get(0).occurredAt());
+    assertThat(openedAt.getEpochSecond() * 1_000_000 + openedAt.getNano() / 1_000)
+        .isEqualTo(
+            Tables.count(
+                dataSource,
+                "select (extract(epoch from opened_at) * 1000000)::bigint from incidents"
+                    + " where id = '"
+                    + openIncident()
+                    + "'"));
     assertThat(announcer.runOnce()).as("announced once").isEmpty();
 
     up();

@@ -66,6 +66,7 @@ class OpenApiTest {
               new Recorder(unused, metrics.registry()),
               metrics,
               "route-listing-token",
+              false,
               Clock.systemUTC(),
               new StatusPage(unused, StatusAccess.open(), Duration.ofSeconds(30)));
       return api.routes();

@@ -116,6 +116,40 @@ class ProbeSchedulerIT {
   }
 
   @Test
+  void scheduleLagCountsTcpAndDnsProbesNotOnlyHttp() throws Exception {
+    TargetStore store = new TargetStore(db.dataSource());
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    store.upsertAll(
+        List.of(
+            dev.vigil.monitor.targets.TargetParser.parse(
+                "test",
+                "",
+                json.readTree(
+                    "{\"name\":\"late-tcp\",\"type\":\"tcp\",\"url\":\"tcp://127.0.0.1:9\"}"),
+                null),
+            dev.vigil.monitor.targets.TargetParser.parse(
+                "test",
+                "",
+                json.readTree(
+                    "{\"name\":\"late-dns\",\"type\":\"dns\",\"url\":\"dns://localhost\"}"),
+                null)),
+        TargetStore.Source.API);
+    execute("update probe_schedule set next_due_at = now() + interval '1 hour'");
+    execute(
+        "update probe_schedule set next_due_at = now() - interval '120 seconds'"
+            + " where target = 'late-tcp'");
+    assertThat(new ScheduleLag(db.dataSource(), new SimpleMeterRegistry()).sample())
+        .isBetween(120.0, 3000.0);
+    execute("update probe_schedule set next_due_at = now() + interval '1 hour'");
+    execute(
+        "update probe_schedule set next_due_at = now() - interval '150 seconds'"
+            + " where target = 'late-dns'");
+    assertThat(new ScheduleLag(db.dataSource(), new SimpleMeterRegistry()).sample())
+        .isBetween(150.0, 3000.0);
+  }
+
+  @Test
   void scheduleLagGaugeReportsTheMostOverdueUnclaimedProbeOnly() throws Exception {
     TargetStore store = new TargetStore(db.dataSource());
     store.upsertAll(

@@ -97,7 +97,11 @@ class HostileTextTest {
         new OverviewReads.Page(
             snapshot,
             snapshot.services().size(),
-            new OverviewReads.Totals(snapshot.services().size(), 1, NOW)),
+            new OverviewReads.Totals(snapshot.services().size(), 1, 0, NOW),
+            java.util.Set.of(),
+            new OverviewReads.IncidentCounts(
+                snapshot.incidents().size(),
+                snapshot.incidents().stream().filter(i -> i.closedAt() == null).count())),
         OverviewQuery.FIRST);
   }
 

@@ -100,6 +100,9 @@ class StatusPageBrowserIT {
     settings.put("VIGIL_MONITOR_CLAIM_POLL_INTERVAL", "50ms");
     settings.put("VIGIL_MONITOR_STATUS_REFRESH", "1s");
     settings.put("VIGIL_MONITOR_STATUS_ROLLUP_INTERVAL", "1s");
+    // The page must show the hostile DOWN reason (escaped) to an anonymous browser; reasons are
+    // hidden from anonymous readers by default (ExposureIT).
+    settings.put("VIGIL_MONITOR_PUBLIC_DETAILS", "all");
     monitor = MonitorService.start(new MonitorConfig(new Settings(settings)));
     base = "http://127.0.0.1:" + monitor.httpPort();
     push("DOWN", HOSTILE + " exit 1\u2028" + "z".repeat(5_000));

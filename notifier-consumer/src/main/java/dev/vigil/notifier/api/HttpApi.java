@@ -1,5 +1,6 @@
 package dev.vigil.notifier.api;
 
+import dev.vigil.contract.ServiceNames;
 import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.http.BearerToken;
@@ -79,21 +80,29 @@ public final class HttpApi implements AutoCloseable {
                     String status =
                         ctx.queryParamAsClass("status", String.class).getOrDefault("DEAD");
                     if (!List.of("PENDING", "DEAD", "DELIVERED", "SKIPPED").contains(status)) {
-                      json(
-                          ctx,
-                          400,
-                          Map.of("error", "status must be PENDING, DEAD, DELIVERED or SKIPPED"));
+                      badRequest(
+                          ctx, "status", "status must be PENDING, DEAD, DELIVERED or SKIPPED");
                       return;
+                    }
+                    String service = ctx.queryParam("service");
+                    if (service != null && !service.isEmpty()) {
+                      if (!ServiceNames.isValid(service)) {
+                        badRequest(
+                            ctx,
+                            "service",
+                            "service must be a service name (1-50 characters of a-z, 0-9, '_' or"
+                                + " '-', starting with a letter or digit)");
+                        return;
+                      }
+                    } else {
+                      service = null;
                     }
                     String channel = channel(ctx);
                     if (channel != null) {
                       json(
                           ctx,
                           200,
-                          operators.receipts(
-                              status,
-                              ctx.queryParam("service"),
-                              channel.isEmpty() ? null : channel));
+                          operators.receipts(status, service, channel.isEmpty() ? null : channel));
                     }
                   });
               config.routes.post(
@@ -139,7 +148,7 @@ public final class HttpApi implements AutoCloseable {
       return "";
     }
     if (!channel.matches("[a-z0-9][a-z0-9_-]{0,39}")) {
-      json(ctx, 400, Map.of("error", "channel must be a channel name"));
+      badRequest(ctx, "channel", "channel must be a channel name");
       return null;
     }
     return channel;
@@ -147,15 +156,21 @@ public final class HttpApi implements AutoCloseable {
 
   private static boolean act(Context ctx, String action, Action operation) {
     String operator = ctx.header("X-Vigil-Operator");
-    if (operator == null || operator.isBlank() || operator.length() > 100) {
-      json(ctx, 400, Map.of("error", "name the operator in the X-Vigil-Operator header"));
+    if (operator == null
+        || operator.isBlank()
+        || operator.length() > 100
+        || operator.chars().anyMatch(c -> Character.isISOControl(c) || c > 0x7e)) {
+      badRequest(
+          ctx,
+          "X-Vigil-Operator",
+          "name the operator in the X-Vigil-Operator header (1-100 printable ASCII characters)");
       return false;
     }
     UUID eventId;
     try {
       eventId = UUID.fromString(ctx.pathParam("eventId"));
     } catch (IllegalArgumentException e) {
-      json(ctx, 400, Map.of("error", "eventId must be a UUID"));
+      badRequest(ctx, "eventId", "eventId must be a UUID");
       return false;
     }
     String channel = channel(ctx);
@@ -188,6 +203,10 @@ public final class HttpApi implements AutoCloseable {
       json(ctx, 401, Map.of("error", "missing or wrong bearer token"));
       ctx.skipRemainingHandlers();
     }
+  }
+
+  private static void badRequest(Context ctx, String field, String reason) {
+    json(ctx, 400, Map.of("error", reason, "field", field));
   }
 
   private static void json(Context ctx, int status, Object body) {

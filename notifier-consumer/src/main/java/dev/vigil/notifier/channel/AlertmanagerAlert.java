@@ -24,7 +24,8 @@ final class AlertmanagerAlert {
   }
 
   static Instant startsAt(AlertEvent event) {
-    return event.kind() == AlertKind.FAILED ? event.occurredAt() : event.openedAt();
+    // A deferred FAILED carries when its incident opened; an ordinary one opened at occurredAt.
+    return event.openedAt() != null ? event.openedAt() : event.occurredAt();
   }
 
   static ObjectNode labels(AlertEvent event, String severity) {

@@ -77,7 +77,10 @@ public final class PagerDutyChannel implements Channel {
           summary.length() <= MAX_SUMMARY ? summary : summary.substring(0, MAX_SUMMARY - 1) + "…");
       details.put("source", event.service());
       details.put("severity", severity);
-      details.put("timestamp", event.occurredAt().toString());
+      // A deferred FAILED happened when its incident opened, not when the quiet period ended.
+      details.put(
+          "timestamp",
+          (event.openedAt() != null ? event.openedAt() : event.occurredAt()).toString());
       details.put("component", event.service());
       details.put("class", "service down");
       try {

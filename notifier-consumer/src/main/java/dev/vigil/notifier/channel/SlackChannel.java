@@ -41,14 +41,14 @@ public final class SlackChannel implements Channel {
   String text(AlertEvent event) {
     String service = "*" + escape(event.service()) + "*";
     String error =
-        event.lastError() == null ? "" : "\nLast error: `" + escape(event.lastError()) + "`";
+        event.lastError() == null ? "" : "\nLast error: `" + code(event.lastError()) + "`";
     String text =
         switch (event.kind()) {
           case FAILED ->
               ":red_circle: "
                   + service
                   + " is DOWN since "
-                  + event.occurredAt()
+                  + (event.openedAt() != null ? event.openedAt() : event.occurredAt())
                   + " ("
                   + event.consecutiveFailures()
                   + " failed checks)"
@@ -92,6 +92,15 @@ public final class SlackChannel implements Channel {
               + " in the API>";
     }
     return text;
+  }
+
+  /**
+   * Text for inside a code span: escaped, and with no character that would end the span early
+   * (Slack has no escape for a backtick there, so it becomes U+02CB, which looks alike) or leave it
+   * (a line break becomes a space).
+   */
+  static String code(String text) {
+    return escape(text).replace('`', '\u02cb').replace('\n', ' ').replace('\r', ' ');
   }
 
   /** Slack's three control characters in text, as Slack documents them. */

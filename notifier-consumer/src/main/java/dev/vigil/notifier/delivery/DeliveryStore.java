@@ -95,6 +95,19 @@ final class DeliveryStore {
       returning u.token
       """;
 
+  // An undeliverable REMINDER is parked (SKIPPED, with why) rather than dead: it only repeats what
+  // the FAILED said, and a dead head would hold back the service's RECOVERED on this channel.
+  private static final String PARKED =
+      """
+      update notifier_receipt r
+         set status = 'SKIPPED', head = false, claim_token = null, skipped_at = now(),
+             skipped_by = 'parked: reminder undeliverable', last_status = nullif(u.status, 0),
+             last_error = u.error
+        from unnest(?::uuid[], ?::uuid[], ?::int[], ?::text[]) as u(event_id, token, status, error)
+       where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
+      returning u.token, r.service
+      """;
+
   /** Claims the next heads of the services given as a text array (chained after a delivery). */
   private static final String CLAIM_NEXT = claimStatement("service = any(?) and");
 
@@ -106,7 +119,9 @@ final class DeliveryStore {
     enum Kind {
       DELIVERED,
       RETRY,
-      DEAD
+      DEAD,
+      /** Given up without blocking the service: only for a REMINDER (see {@link #PARKED}). */
+      PARKED
     }
   }
 
@@ -171,27 +186,36 @@ final class DeliveryStore {
           List<Result> delivered = new ArrayList<>();
           List<Result> retry = new ArrayList<>();
           List<Result> dead = new ArrayList<>();
+          List<Result> parked = new ArrayList<>();
           for (Result result : results) {
             switch (result.kind()) {
               case DELIVERED -> delivered.add(result);
               case RETRY -> retry.add(result);
               case DEAD -> dead.add(result);
+              case PARKED -> parked.add(result);
             }
           }
-          if (!delivered.isEmpty()) {
+          if (!delivered.isEmpty() || !parked.isEmpty()) {
             Set<String> services = new HashSet<>();
             delivered.forEach(r -> services.add(r.claim().service()));
+            parked.forEach(r -> services.add(r.claim().service()));
             ServiceLocks.lock(connection, services);
             Set<String> advanced = new HashSet<>();
-            try (PreparedStatement statement = connection.prepareStatement(DELIVERED)) {
-              statement.setArray(1, uuids(connection, delivered, r -> r.claim().eventId()));
-              statement.setArray(2, uuids(connection, delivered, r -> r.claim().token()));
-              statement.setArray(3, ints(connection, delivered));
-              try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                  accepted.add(rows.getObject(1, UUID.class));
-                  advanced.add(rows.getString(2));
-                }
+            if (!delivered.isEmpty()) {
+              try (PreparedStatement statement = connection.prepareStatement(DELIVERED)) {
+                statement.setArray(1, uuids(connection, delivered, r -> r.claim().eventId()));
+                statement.setArray(2, uuids(connection, delivered, r -> r.claim().token()));
+                statement.setArray(3, ints(connection, delivered));
+                advance(statement, accepted, advanced);
+              }
+            }
+            if (!parked.isEmpty()) {
+              try (PreparedStatement statement = connection.prepareStatement(PARKED)) {
+                statement.setArray(1, uuids(connection, parked, r -> r.claim().eventId()));
+                statement.setArray(2, uuids(connection, parked, r -> r.claim().token()));
+                statement.setArray(3, ints(connection, parked));
+                statement.setArray(4, errors(connection, parked));
+                advance(statement, accepted, advanced);
               }
             }
             ServiceLocks.promoteHeads(connection, advanced);
@@ -234,6 +258,17 @@ final class DeliveryStore {
           }
           return new Recorded(refused, next);
         });
+  }
+
+  /** Runs a statement returning (token, service) of the rows it finished. */
+  private static void advance(PreparedStatement statement, Set<UUID> accepted, Set<String> advanced)
+      throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      while (rows.next()) {
+        accepted.add(rows.getObject(1, UUID.class));
+        advanced.add(rows.getString(2));
+      }
+    }
   }
 
   /** Pending and dead counts and the oldest pending receipt's arrival. */

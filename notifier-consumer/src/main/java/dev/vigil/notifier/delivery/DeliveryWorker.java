@@ -1,5 +1,6 @@
 package dev.vigil.notifier.delivery;
 
+import dev.vigil.contract.AlertKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -159,7 +160,7 @@ final class DeliveryWorker implements Runnable {
         completed.offer(
             new DeliveryStore.Result(
                 claim,
-                DeliveryStore.Result.Kind.DEAD,
+                giveUp(claim),
                 0,
                 "attempts exhausted (lease expired during the final attempt)",
                 null));
@@ -204,12 +205,11 @@ final class DeliveryWorker implements Runnable {
           // status 0 on a delivered result records it as SKIPPED by the channel
           new DeliveryStore.Result(claim, DeliveryStore.Result.Kind.DELIVERED, 0, n.reason(), null);
       case Outcome.Permanent p ->
-          new DeliveryStore.Result(
-              claim, DeliveryStore.Result.Kind.DEAD, p.status(), p.error(), null);
+          new DeliveryStore.Result(claim, giveUp(claim), p.status(), p.error(), null);
       case Outcome.Retryable r when claim.attempts() >= options.maxAttempts() ->
           new DeliveryStore.Result(
               claim,
-              DeliveryStore.Result.Kind.DEAD,
+              giveUp(claim),
               r.status(),
               "max attempts (" + options.maxAttempts() + ") reached, last: " + r.error(),
               null);
@@ -221,6 +221,17 @@ final class DeliveryWorker implements Runnable {
               r.error(),
               options.backoff().delay(claim.attempts(), r.retryAfter()));
     };
+  }
+
+  /**
+   * How a delivery that cannot succeed ends: a REMINDER is parked (it repeats what its FAILED said,
+   * and must not hold back the RECOVERED behind it); anything else is dead and blocks its service
+   * on this channel until an operator replays or skips it.
+   */
+  private static DeliveryStore.Result.Kind giveUp(Claim claim) {
+    return AlertKind.REMINDER.name().equals(claim.kind())
+        ? DeliveryStore.Result.Kind.PARKED
+        : DeliveryStore.Result.Kind.DEAD;
   }
 
   private void report(DeliveryStore.Result result, boolean refused, Instant now) {
@@ -272,6 +283,18 @@ final class DeliveryWorker implements Runnable {
             claim.attempts(),
             result.status(),
             result.delay().toMillis(),
+            result.error());
+      }
+      case PARKED -> {
+        metrics.attempt("parked", claim.channel());
+        LOG.warn(
+            "reminder parked service={} channel={} event_id={} attempt={} status={} error=\"{}\""
+                + " (undeliverable; the service is not blocked)",
+            claim.service(),
+            claim.channel(),
+            claim.eventId(),
+            claim.attempts(),
+            result.status(),
             result.error());
       }
       case DEAD -> {

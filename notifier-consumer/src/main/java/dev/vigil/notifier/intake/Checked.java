@@ -6,10 +6,6 @@ import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.InvalidAlertEventException;
 import dev.vigil.contract.UnknownAlertKindException;
 import dev.vigil.kit.SafeText;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
@@ -130,15 +126,6 @@ sealed interface Checked {
 
   /** Strict UTF-8 decoding; null when the bytes are not valid UTF-8. */
   static String utf8(byte[] bytes) {
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (CharacterCodingException e) {
-      return null;
-    }
+    return dev.vigil.kit.json.StrictJson.utf8(bytes);
   }
 }

@@ -255,7 +255,12 @@ public final class ReceiptConsumer implements AutoCloseable {
       }
       consumer.subscribe(
           List.of(options.topic()),
-          new StartPosition(consumer, options.startLookBack(), Clock.systemUTC(), skippedOnStart));
+          new StartPosition(
+              consumer,
+              options.startLookBack(),
+              Clock.systemUTC(),
+              skippedOnStart,
+              partition -> store.lastStoredOffset(partition.topic(), partition.partition())));
       new IntakeSession(consumer, store, new Sink(), () -> running).run();
     } finally {
       current = null;

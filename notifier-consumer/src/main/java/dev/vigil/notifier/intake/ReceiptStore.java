@@ -13,6 +13,7 @@ import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
@@ -382,5 +383,39 @@ final class ReceiptStore {
       }
       return parked;
     }
+  }
+
+  private static final String LAST_STORED =
+      """
+      select greatest(
+          (select max(kafka_offset) from notifier_receipt
+            where kafka_topic = ? and kafka_partition = ?),
+          (select max(kafka_offset) from notifier_rejected
+            where kafka_topic = ? and kafka_partition = ?),
+          (select max(kafka_offset) from notifier_skipped_kind
+            where kafka_topic = ? and kafka_partition = ?))
+      """;
+
+  /**
+   * The highest offset of {@code topic}/{@code partition} this database holds a record of (a
+   * receipt, a rejected record or a skipped kind), or empty: where intake resumes when the group's
+   * committed offset is gone.
+   */
+  OptionalLong lastStoredOffset(String topic, int partition) {
+    return database.inTransaction(
+        "reading the last stored offset of " + topic + "-" + partition,
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(LAST_STORED)) {
+            for (int i = 0; i < 3; i++) {
+              statement.setString(2 * i + 1, topic);
+              statement.setInt(2 * i + 2, partition);
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+              rs.next();
+              long offset = rs.getLong(1);
+              return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(offset);
+            }
+          }
+        });
   }
 }

@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -17,15 +19,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a partition without a committed offset starts: at the first record whose timestamp is at
- * most {@code lookBack} old (the end of the partition when there is none), not at the earliest
- * record, so a new group name or a fresh notifier database does not page again for every alert in
- * the topic's retention. What is skipped is logged and counted. The start position is committed at
- * once, so a notifier that is merely down later resumes there and loses nothing, even on a
- * partition that had no record yet.
+ * Where a partition without a committed offset starts. When the notifier's database already holds
+ * records of that partition (the group's offsets expired while every notifier was down longer than
+ * the broker's {@code offsets.retention.minutes}, or were reset), it resumes right after the last
+ * one stored: nothing this notifier never saw is skipped, however old. Only a partition the
+ * database has never seen (a new group name with a fresh database) starts at the first record whose
+ * timestamp is at most {@code lookBack} old (the end of the partition when there is none), not at
+ * the earliest record, so a fresh setup does not page again for every alert in the topic's
+ * retention. What is skipped is logged and counted. The start position is committed at once, so a
+ * notifier that is merely down later resumes there and loses nothing, even on a partition that had
+ * no record yet.
  *
  * <p>A partition with a committed offset is left alone: the consumer resumes there (and an offset
- * that fell out of retention resets to the earliest record still kept).
+ * that fell out of the topic's retention resets to the earliest record still kept).
  */
 final class StartPosition implements ConsumerRebalanceListener {
   private static final Logger LOG = LoggerFactory.getLogger(StartPosition.class);
@@ -35,13 +41,28 @@ final class StartPosition implements ConsumerRebalanceListener {
   private final Duration lookBack;
   private final Clock clock;
   private final Counter skipped;
+  private final Function<TopicPartition, OptionalLong> lastStored;
 
   StartPosition(
       Consumer<byte[], byte[]> consumer, Duration lookBack, Clock clock, Counter skipped) {
+    this(consumer, lookBack, clock, skipped, partition -> OptionalLong.empty());
+  }
+
+  /**
+   * @param lastStored the highest offset of the partition the notifier's database holds (receipt,
+   *     rejected record or skipped kind), or empty
+   */
+  StartPosition(
+      Consumer<byte[], byte[]> consumer,
+      Duration lookBack,
+      Clock clock,
+      Counter skipped,
+      Function<TopicPartition, OptionalLong> lastStored) {
     this.consumer = consumer;
     this.lookBack = lookBack;
     this.clock = clock;
     this.skipped = skipped;
+    this.lastStored = lastStored;
   }
 
   @Override
@@ -66,6 +87,31 @@ final class StartPosition implements ConsumerRebalanceListener {
     Map<TopicPartition, Long> begin = consumer.beginningOffsets(fresh, TIMEOUT);
     Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
     for (TopicPartition partition : fresh) {
+      OptionalLong stored = lastStored.apply(partition);
+      if (stored.isPresent()) {
+        long first = begin.get(partition);
+        long target = Math.min(Math.max(stored.getAsLong() + 1, first), end.get(partition));
+        consumer.seek(partition, target);
+        start.put(partition, new OffsetAndMetadata(target));
+        if (stored.getAsLong() + 1 < first) {
+          LOG.warn(
+              "intake resumes after stored offset, records gone from the topic partition={}"
+                  + " last_stored={} first_kept={} lost_offsets={}..{}",
+              partition,
+              stored.getAsLong(),
+              first,
+              stored.getAsLong() + 1,
+              first - 1);
+        } else {
+          LOG.info(
+              "intake start without group offset, resuming after the last stored record"
+                  + " partition={} last_stored={} start_offset={}",
+              partition,
+              stored.getAsLong(),
+              target);
+        }
+        continue;
+      }
       OffsetAndTimestamp found = byTime.get(partition);
       long target =
           found != null ? Math.min(found.offset(), end.get(partition)) : end.get(partition);

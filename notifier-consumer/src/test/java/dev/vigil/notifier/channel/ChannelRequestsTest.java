@@ -182,4 +182,46 @@ class ChannelRequestsTest {
         .isEqualTo(RECOVERED.occurredAt().toString());
     assertThat(resolved.at("/alerts/0/fingerprint")).isEqualTo(firing.at("/alerts/0/fingerprint"));
   }
+
+  @Test
+  void aDeferredFailedSaysDownSinceTheOpeningNotTheEndOfTheQuietPeriod() throws Exception {
+    SlackChannel slack =
+        new SlackChannel("team", URI.create("https://hooks.slack.example/x"), PublicLinks.NONE);
+    AlertmanagerChannel am =
+        new AlertmanagerChannel(
+            "am", URI.create("http://am.example:9093"), "page", Duration.ofDays(7), LINKS);
+    Instant windowEnd = OPENED.plus(Duration.ofHours(4));
+    AlertEvent deferred =
+        AlertEvent.deferredFailed(
+            UUID.randomUUID(), UUID.randomUUID(), "payments", windowEnd, 40, "timeout", OPENED);
+    assertThat(body(slack, deferred).get("text").asText())
+        .contains("is DOWN since " + OPENED)
+        .doesNotContain("since " + windowEnd);
+    assertThat(body(am, deferred).get(0).get("startsAt").asText()).isEqualTo(OPENED.toString());
+    assertThat(body(pagerDuty, deferred).at("/payload/timestamp").asText())
+        .isEqualTo(OPENED.toString());
+    // An ordinary FAILED opened when it occurred.
+    assertThat(body(slack, FAILED).get("text").asText()).contains("is DOWN since " + OPENED);
+  }
+
+  @Test
+  void aBacktickOrLineBreakInAnErrorCannotLeaveSlacksCodeSpan() throws Exception {
+    SlackChannel slack =
+        new SlackChannel("team", URI.create("https://hooks.slack.example/x"), PublicLinks.NONE);
+    AlertEvent event =
+        AlertEvent.failed(
+            UUID.randomUUID(),
+            UUID.randomUUID(),
+            "payments",
+            OPENED,
+            3,
+            "bad `<!channel>` *bold*\nnext line");
+    String text = body(slack, event).get("text").asText();
+    String span = text.substring(text.indexOf("Last error: `") + "Last error: `".length());
+    span = span.substring(0, span.indexOf('`'));
+    assertThat(span).isEqualTo("bad \u02cb&lt;!channel&gt;\u02cb *bold* next line");
+    assertThat(text.chars().filter(c -> c == '`').count())
+        .as("only the spans' own backticks")
+        .isEqualTo(4);
+  }
 }

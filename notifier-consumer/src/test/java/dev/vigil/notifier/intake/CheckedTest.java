@@ -46,10 +46,11 @@ class CheckedTest {
         bad[i + 1] = (byte) 0xA0;
         bad[i + 2] = (byte) 0x80;
         System.arraycopy(encodedSurrogate, i + 1, bad, i + 3, encodedSurrogate.length - i - 1);
-        assertRejected(bad, "encoding", "not valid UTF-8");
+        assertRejected(bad, "lastError", "not valid UTF-8");
       }
     }
-    assertRejected(bytes(JSON.replace("{", "{\"service\":\"other\",")), "value", "not JSON");
+    assertRejected(
+        bytes(JSON.replace("{", "{\"service\":\"other\",")), "service", "more than once");
     assertRejected(new byte[0], "value", "empty");
     assertRejected(null, "value", "tombstone");
   }

@@ -25,6 +25,8 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -42,6 +44,7 @@ final class LocalStack implements AutoCloseable {
   private MonitorService monitorService;
   private RelayService relay;
   private NotifierService notifierService;
+  private Map<String, String> user = Map.of();
 
   private LocalStack(PrintStream out) {
     this.out = out;
@@ -61,17 +64,60 @@ final class LocalStack implements AutoCloseable {
    */
   static LocalStack start(
       LocalStackOptions options, Backing backing, Map<String, String> relayExtra, PrintStream out) {
+    return start(options, backing, relayExtra, Map.of(), out);
+  }
+
+  /**
+   * Starts with the {@code VIGIL_*} variables of {@code environment} applied to every service (see
+   * {@link #userSettings}), e.g. {@code VIGIL_NOTIFIER_ROUTES_FILE} or {@code
+   * VIGIL_MONITOR_PUBLIC_DETAILS}.
+   */
+  static LocalStack start(
+      LocalStackOptions options,
+      Backing backing,
+      Map<String, String> relayExtra,
+      Map<String, String> environment,
+      PrintStream out) {
     LocalStack stack = new LocalStack(out);
     try {
-      stack.startAll(options, backing, relayExtra);
+      stack.startAll(options, backing, relayExtra, userSettings(environment));
       return stack;
     } catch (RuntimeException e) {
       throw stack.started.closeAfter(e);
     }
   }
 
+  /** Keys the stack sets itself: its embedded database and broker, and each service's port. */
+  static final Set<String> WIRING =
+      Set.of(
+          "VIGIL_DB_URL",
+          "VIGIL_DB_USER",
+          "VIGIL_DB_PASSWORD",
+          "VIGIL_KAFKA_BOOTSTRAP_SERVERS",
+          "VIGIL_HTTP_PORT");
+
+  /**
+   * The settings a user passes to the stack's services through its own environment: every {@code
+   * VIGIL_*} variable except the {@link #WIRING} keys. They win over the stack's defaults (tokens,
+   * webhook, routes, ...); each service reads only its own keys.
+   */
+  static Map<String, String> userSettings(Map<String, String> environment) {
+    Map<String, String> user = new TreeMap<>();
+    environment.forEach(
+        (key, value) -> {
+          if (key.startsWith("VIGIL_") && !WIRING.contains(key)) {
+            user.put(key, value);
+          }
+        });
+    return user;
+  }
+
   private void startAll(
-      LocalStackOptions options, Backing backing, Map<String, String> relayExtra) {
+      LocalStackOptions options,
+      Backing backing,
+      Map<String, String> relayExtra,
+      Map<String, String> user) {
+    this.user = user;
     Path data = options.dataDir().toAbsolutePath();
     LocalSecrets secrets = LocalSecrets.loadOrCreate(data);
 
@@ -143,6 +189,7 @@ final class LocalStack implements AutoCloseable {
           relay            http://127.0.0.1:%d/health  /metrics
           notifier         http://127.0.0.1:%d/health  /metrics  /admin (Bearer %s)
           webhook          %s
+          signing secret   %s (verify webhook-signature with it; Standard Webhooks)
           demo targets     %s  %s  %s
           targets file     %s
           PostgreSQL       %s (user %s)
@@ -151,11 +198,12 @@ final class LocalStack implements AutoCloseable {
         data,
         monitorService.httpPort(),
         monitorService.httpPort(),
-        secrets.apiToken(),
+        effective(monitor, "VIGIL_MONITOR_API_TOKEN"),
         relay.httpPort(),
         notifierService.httpPort(),
-        secrets.adminToken(),
-        webhookUrl,
+        effective(notifier, "VIGIL_NOTIFIER_ADMIN_TOKEN"),
+        effective(notifier, "VIGIL_WEBHOOK_URL"),
+        effective(notifier, "VIGIL_WEBHOOK_SECRETS"),
         demo.url("healthy"),
         demo.url("flapping"),
         demo.url("maintenance"),
@@ -163,6 +211,12 @@ final class LocalStack implements AutoCloseable {
         backing.jdbcUrl(),
         backing.dbUser(),
         backing.kafkaBootstrapServers());
+    if (!user.isEmpty()) {
+      out.println(
+          "  your settings    "
+              + String.join(" ", user.keySet())
+              + " (from the environment, for every service)");
+    }
     if (options.alertmanagerUrl() != null) {
       out.println(
           "  alertmanager     "
@@ -233,10 +287,17 @@ final class LocalStack implements AutoCloseable {
     return dataSource;
   }
 
-  private static Settings settings(Map<String, String> base, String key, int value) {
+  /** {@code base}, then the user's settings over it, then the port. */
+  private Settings settings(Map<String, String> base, String key, int value) {
     Map<String, String> values = new HashMap<>(base);
+    values.putAll(user);
     values.put(key, String.valueOf(value));
     return new Settings(values);
+  }
+
+  /** What a service runs with for {@code key}: the user's setting, else the stack's. */
+  private String effective(Map<String, String> base, String key) {
+    return user.getOrDefault(key, base.get(key));
   }
 
   /** The demo target {@code maintenance}'s window: every day, all day (UTC). */

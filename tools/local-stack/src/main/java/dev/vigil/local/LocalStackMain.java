@@ -4,6 +4,7 @@ import dev.vigil.harness.EmbeddedKafkaBroker;
 import dev.vigil.harness.EmbeddedPostgresServer;
 import dev.vigil.kit.lifecycle.Closer;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -108,7 +109,7 @@ public final class LocalStackMain implements Callable<Integer> {
               EmbeddedPostgresServer.USER,
               "",
               kafka.bootstrapServers());
-      parts.add(LocalStack.start(options, backing, System.out));
+      parts.add(LocalStack.start(options, backing, Map.of(), System.getenv(), System.out));
     } catch (RuntimeException e) {
       parts.closeAfter(e);
       System.err.println("Vigil could not start: " + e.getMessage());

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -43,9 +44,20 @@ class PipelineEndToEndIT {
     LocalStack.Backing backing =
         new LocalStack.Backing(db.jdbcUrl(), db.user(), db.password(), kafka.bootstrapServers());
 
+    // Settings from the environment reach the services; the stack's own wiring cannot be
+    // overridden.
+    Map<String, String> environment =
+        Map.of(
+            "VIGIL_MONITOR_PUBLIC_DETAILS", "all",
+            "VIGIL_DB_URL", "jdbc:postgresql://nowhere.invalid/x",
+            "PATH", "/usr/bin");
     try (LocalStack stack =
         LocalStack.start(
-            options, backing, new PrintStream(printed, true, StandardCharsets.UTF_8))) {
+            options,
+            backing,
+            Map.of(),
+            environment,
+            new PrintStream(printed, true, StandardCharsets.UTF_8))) {
       await().atMost(Duration.ofSeconds(30)).until(() -> count(db, "check_history") >= 2);
       target.up(false);
       await().atMost(Duration.ofSeconds(60)).until(() -> alertLines(printed).size() == 1);
@@ -57,6 +69,25 @@ class PipelineEndToEndIT {
       assertThat(lines.get(1)).contains("checkout").contains("RECOVERED").contains("downtime=");
       assertThat(receivedKinds(db)).containsExactly("FAILED", "RECOVERED");
       assertStatusPageIsTheFirstUrl(printed.toString(StandardCharsets.UTF_8));
+      // The signing secret is printed, so a newcomer can verify webhook-signature.
+      java.util.Properties secrets = new java.util.Properties();
+      try (var in = java.nio.file.Files.newBufferedReader(dir.resolve("data/secrets.properties"))) {
+        secrets.load(in);
+      }
+      assertThat(printed.toString(StandardCharsets.UTF_8))
+          .contains("signing secret   " + secrets.getProperty("webhookSecret"))
+          .contains("your settings    VIGIL_MONITOR_PUBLIC_DETAILS (from the environment");
+      // ... and applied: without the token the monitor shows the DOWN reason (public details).
+      String services =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(
+                              "http://127.0.0.1:" + stack.monitorPort() + "/api/incidents"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(services).contains("\"firstError\"");
       assertThat(query(db, "select count(distinct webhook_id) from received_webhook"))
           .isEqualTo("2");
       assertThat(
