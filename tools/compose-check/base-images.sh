@@ -6,7 +6,8 @@
 #   docker.io/library/eclipse-temurin:21-jre   Debian trixie, openjdk-21-jre-headless
 #   docker.io/library/postgres:17              Debian trixie, postgresql-17, images/postgres
 #   docker.io/apache/kafka:4.3.0               the 21-jre stand-in + Kafka 4.3.0 jars, images/kafka
-# An image already present is kept (VIGIL_REBUILD_BASE_IMAGES=1 makes them anew). Sourced by run.sh.
+# An image is made again when what it is made from changed (a label holds the hash of this script and of its
+# images/ folder), otherwise kept; VIGIL_REBUILD_BASE_IMAGES=1 makes them all anew. Sourced by run.sh.
 #
 # The machine's own extra certificate authorities (/usr/local/share/ca-certificates/*.crt, e.g. the CA of a
 # TLS-inspecting egress proxy, as on the CI machines) are added to each stand-in's trust store, as a company's
@@ -22,7 +23,12 @@ vigil_base_images() {
   mirror=${VIGIL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
   mkdir -p "$cache"
 
-  have() { [[ -z "${VIGIL_REBUILD_BASE_IMAGES:-}" ]] && podman image exists "$1"; }
+  local inputs
+  inputs=$(cd "$here" && cat base-images.sh $(find images -type f | sort) | sha256sum | cut -c1-16)
+  have() {
+    [[ -z "${VIGIL_REBUILD_BASE_IMAGES:-}" ]] \
+      && [[ "$(podman image inspect --format '{{index .Labels "dev.vigil.compose-check.inputs"}}' "$1" 2>/dev/null)" == "$inputs" ]]
+  }
   rootfs() { # rootfs <image> <packages> <podman import --change ...>
     local image=$1 packages=$2
     shift 2
@@ -39,7 +45,8 @@ vigil_base_images() {
     podman import --quiet "$@" "$tar" "$image" >/dev/null
     rm -f "$tar"
   }
-  local java_env=(--change 'ENV LANG=C.UTF-8' --change 'CMD ["jshell"]')
+  local java_env=(--change 'ENV LANG=C.UTF-8' --change 'CMD ["jshell"]'
+    --change "LABEL dev.vigil.compose-check.inputs=$inputs")
 
   have docker.io/library/eclipse-temurin:21-jdk \
     || rootfs docker.io/library/eclipse-temurin:21-jdk openjdk-21-jdk-headless,ca-certificates,curl,wget "${java_env[@]}"
@@ -48,8 +55,10 @@ vigil_base_images() {
 
   if ! have docker.io/library/postgres:17; then
     have localhost/vigil-base/postgres-rootfs:17 \
-      || rootfs localhost/vigil-base/postgres-rootfs:17 postgresql-17,ca-certificates
-    podman build --quiet --isolation chroot -t docker.io/library/postgres:17 "$here/images/postgres" >/dev/null
+      || rootfs localhost/vigil-base/postgres-rootfs:17 postgresql-17,ca-certificates \
+        --change "LABEL dev.vigil.compose-check.inputs=$inputs"
+    podman build --quiet --isolation chroot --label "dev.vigil.compose-check.inputs=$inputs" \
+      -t docker.io/library/postgres:17 "$here/images/postgres" >/dev/null
     echo "compose-check: built docker.io/library/postgres:17"
   fi
 
@@ -57,9 +66,11 @@ vigil_base_images() {
     local ctx="$cache/kafka-context"
     rm -rf "$ctx" && mkdir -p "$ctx"
     cp -r "$here/images/kafka/." "$ctx/"
-    (cd "$root" && ./mvnw -q -f tools/compose-check/images/kafka/pom.xml dependency:copy-dependencies \
+    (cd "$root" && ./mvnw -q -f tools/compose-check/images/kafka/pom.xml \
+      org.apache.maven.plugins:maven-dependency-plugin:3.11.0:copy-dependencies \
       -DincludeScope=runtime -DoutputDirectory="$ctx/libs")
-    podman build --quiet --isolation chroot -t docker.io/apache/kafka:4.3.0 "$ctx" >/dev/null
+    podman build --quiet --isolation chroot --label "dev.vigil.compose-check.inputs=$inputs" \
+      -t docker.io/apache/kafka:4.3.0 "$ctx" >/dev/null
     echo "compose-check: built docker.io/apache/kafka:4.3.0 ($(ls "$ctx/libs" | wc -l) jars)"
   fi
 }

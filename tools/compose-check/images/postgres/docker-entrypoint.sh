@@ -2,8 +2,9 @@
 # Stand-in for the official postgres image's entry point, for the parts docker-compose.yaml uses:
 #   - POSTGRES_USER (default postgres), POSTGRES_PASSWORD (required unless POSTGRES_HOST_AUTH_METHOD=trust),
 #     POSTGRES_DB (default: the user's name), PGDATA (default /var/lib/postgresql/data);
-#   - the first start of an empty PGDATA runs initdb, allows password (scram-sha-256) logins from any host
-#     and creates the database; later starts keep what is there;
+#   - the first start of an empty PGDATA runs initdb (trust on the socket and localhost, as initdb and the
+#     official image leave it), allows password (scram-sha-256) logins from any other host and creates the
+#     database; later starts keep what is there;
 #   - `postgres -c key=value …` as the command: the server runs with those arguments, as user postgres;
 #   - any other command runs as given.
 set -euo pipefail
@@ -32,11 +33,10 @@ if [[ ! -s "$PGDATA/PG_VERSION" ]]; then
   fi
   pwfile=$(mktemp)
   printf '%s' "${POSTGRES_PASSWORD:-}" >"$pwfile"
-  initdb --username="$POSTGRES_USER" --pwfile="$pwfile" --auth-local=trust \
-    --auth-host="${POSTGRES_HOST_AUTH_METHOD:-scram-sha-256}" --encoding=UTF8 >/dev/null
+  # As the official image: trust on the socket and localhost (initdb's default), passwords from anywhere else.
+  initdb --username="$POSTGRES_USER" --pwfile="$pwfile" --encoding=UTF8 >/dev/null 2>&1
   rm -f "$pwfile"
-  printf 'host all all all %s\nhost replication all all %s\n' \
-    "${POSTGRES_HOST_AUTH_METHOD:-scram-sha-256}" "${POSTGRES_HOST_AUTH_METHOD:-scram-sha-256}" >>"$PGDATA/pg_hba.conf"
+  printf 'host all all all %s\n' "${POSTGRES_HOST_AUTH_METHOD:-scram-sha-256}" >>"$PGDATA/pg_hba.conf"
   # A local-only server for the set-up statements, as the official image does.
   pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
   if [[ "$POSTGRES_DB" != postgres ]]; then

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -42,7 +44,8 @@ class ImageBuildContextTest {
   @Test
   void aSourcePackageNamedLikeTheBuildFolderWouldBeMissed(@TempDir Path repo) throws IOException {
     Files.writeString(repo.resolve("Dockerfile"), "FROM scratch\nCOPY . .\n");
-    Files.writeString(repo.resolve("pom.xml"), "<project/>");
+    Files.writeString(
+        repo.resolve("pom.xml"), "<project><modules><module>app</module></modules></project>");
     Files.createDirectories(repo.resolve("app/src/main/java/x/target"));
     Files.writeString(repo.resolve("app/pom.xml"), "<project/>");
     Files.writeString(repo.resolve("app/src/main/java/x/target/Kept.java"), "class Kept {}");
@@ -84,6 +87,28 @@ class ImageBuildContextTest {
         });
   }
 
+  @Test
+  void theDockerfileCopiesThePomOfEveryModuleBeforeResolvingDependencies() throws IOException {
+    String dockerfile = Files.readString(REPO_ROOT.resolve("Dockerfile"));
+    Set<String> copied = new TreeSet<>();
+    Matcher copy = Pattern.compile("(?m)^COPY (\\S+)/pom\\.xml \\1/$").matcher(dockerfile);
+    while (copy.find()) {
+      copied.add(copy.group(1));
+    }
+    assertThat(copied)
+        .as("modules whose pom the Dockerfile copies for the dependency layer")
+        .containsExactlyInAnyOrderElementsOf(modules(REPO_ROOT));
+
+    Matcher imageModules = Pattern.compile("VIGIL_IMAGE_MODULES=\"([^\"]+)\"").matcher(dockerfile);
+    assertThat(imageModules.find()).as("VIGIL_IMAGE_MODULES in the Dockerfile").isTrue();
+    for (String module : imageModules.group(1).split(",")) {
+      String name = Path.of(module).getFileName().toString();
+      assertThat(dockerfile)
+          .as("runtime stage of %s", module)
+          .contains("FROM runtime AS " + name + "\nCOPY --from=build /out/" + name + "/ /app/");
+    }
+  }
+
   /** The files under {@code root} the image build reads that the build context lacks. */
   private static Set<String> missingFromContext(Path root) throws IOException {
     Set<String> needed = needed(root);
@@ -92,11 +117,12 @@ class ImageBuildContextTest {
   }
 
   /**
-   * What the module build in the image reads: the wrapper and its JDK finder, every pom, and every
-   * module's main sources and resources. Build output folders (a module's own {@code target/}) are
-   * not walked.
+   * What the module build in the image reads: the wrapper and its JDK finder, the root pom, and
+   * every module's pom, main sources and resources (the modules the root pom lists). Build output
+   * folders (a module's own {@code target/}) are not walked.
    */
   private static Set<String> needed(Path root) throws IOException {
+    List<String> modules = modules(root);
     try (Stream<Path> files = Files.walk(root)) {
       return files
           .filter(Files::isRegularFile)
@@ -108,10 +134,25 @@ class ImageBuildContextTest {
                       || path.startsWith(".mvn/")
                       || path.startsWith("bin/")
                       || path.equals("pom.xml")
-                      || path.endsWith("/pom.xml")
-                      || path.contains("/src/main/"))
+                      || modules.stream()
+                          .anyMatch(
+                              module ->
+                                  path.equals(module + "/pom.xml")
+                                      || path.startsWith(module + "/src/main/")))
           .collect(Collectors.toCollection(TreeSet::new));
     }
+  }
+
+  /** The modules the root pom lists, as folders. */
+  private static List<String> modules(Path root) throws IOException {
+    Matcher module =
+        Pattern.compile("<module>([^<]+)</module>")
+            .matcher(Files.readString(root.resolve("pom.xml")));
+    List<String> modules = new ArrayList<>();
+    while (module.find()) {
+      modules.add(module.group(1).trim());
+    }
+    return modules;
   }
 
   /** A file in a {@code target} folder that is not inside a {@code src} folder: Maven's output. */

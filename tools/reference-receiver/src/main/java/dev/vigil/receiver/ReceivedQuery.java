@@ -75,10 +75,10 @@ final class ReceivedQuery {
       for (String pair : rawQuery.split("&", -1)) {
         int eq = pair.indexOf('=');
         String name = decode("query", eq < 0 ? pair : pair.substring(0, eq));
-        String value = decode(name, eq < 0 ? "" : pair.substring(eq + 1));
         if (!List.of("service", "after", "limit").contains(name)) {
           throw new BadQuery(printable(name), "unknown parameter (service, after, limit)");
         }
+        String value = decode(name, eq < 0 ? "" : pair.substring(eq + 1));
         if (params.put(name, value) != null) {
           throw new BadQuery(name, "given more than once");
         }

@@ -287,7 +287,13 @@ public final class ReferenceReceiver implements AutoCloseable {
       return new Reply(
           400, ReceivedQuery.json(Map.of("field", e.field, "error", e.getMessage())), null);
     }
-    return new Reply(200, ReceivedQuery.json(query.run(database)), null);
+    try {
+      return new Reply(200, ReceivedQuery.json(query.run(database)), null);
+    } catch (RuntimeException e) {
+      LOG.warn("received list failed error=\"{}\"", e.getMessage());
+      return new Reply(
+          503, ReceivedQuery.json(Map.of("error", "the receiver's database did not answer")), null);
+    }
   }
 
   /**
