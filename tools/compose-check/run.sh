@@ -66,6 +66,7 @@ start_health_driver() {
 
 teardown() {
   local rc=$?
+  trap - EXIT
   if [[ -n "${VIGIL_COMPOSE_CHECK_KEEP:-}" && $rc -eq 0 ]]; then
     say "left running (VIGIL_COMPOSE_CHECK_KEEP): the stack, the API service and the health-check loop" \
       "(process group $health_driver_pid); stop them with:"
