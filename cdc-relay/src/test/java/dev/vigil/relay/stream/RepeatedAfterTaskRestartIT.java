@@ -7,7 +7,6 @@ import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
-import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -58,19 +57,19 @@ class RepeatedAfterTaskRestartIT {
     ExactlyOncePublisher publisher = publisher(kafka, topic, offsetsTopic);
 
     // Transactions A (commit 200) and B (commit 300), committed in two batches.
-    publisher.handleBatch(transaction(topic, "a", 100, 110, 200), new Marks());
-    publisher.handleBatch(transaction(topic, "b", 100, 210, 300), new Marks());
+    publisher.handleBatch(transaction(topic, "a", 100, 110, 200), new RecordedMarks());
+    publisher.handleBatch(transaction(topic, "b", 100, 210, 300), new RecordedMarks());
 
     // The task restarts from A's commit (B's markers not yet read): B comes again, then C.
     List<RecordChangeEvent<SourceRecord>> again = new ArrayList<>();
     again.addAll(transaction(topic, "b", 200, 210, 300));
     again.addAll(transaction(topic, "c", 300, 310, 400));
-    Marks marks = new Marks();
+    RecordedMarks marks = new RecordedMarks();
     publisher.handleBatch(again, marks);
     assertThat(marks.processed).as("every record marked, the repeats too").hasSize(again.size());
 
     // Only B again: nothing committed, the stored offset stays at C.
-    publisher.handleBatch(transaction(topic, "b", 200, 210, 300), new Marks());
+    publisher.handleBatch(transaction(topic, "b", 200, 210, 300), new RecordedMarks());
 
     assertThat(
             kafka.readCommitted(topic).stream()
@@ -155,31 +154,6 @@ class RepeatedAfterTaskRestartIT {
       Map<ByteBuffer, ByteBuffer> stored = reader.catchUp();
       return records.readLsn(
           stored.get(ByteBuffer.wrap(records.key(Map.of("server", "vigil_relay")))));
-    }
-  }
-
-  /** What the engine's committer was told. */
-  private static final class Marks
-      implements DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> {
-    final List<RecordChangeEvent<SourceRecord>> processed = new ArrayList<>();
-
-    @Override
-    public void markProcessed(RecordChangeEvent<SourceRecord> record) {
-      processed.add(record);
-    }
-
-    @Override
-    public void markBatchFinished() {}
-
-    @Override
-    public void markProcessed(
-        RecordChangeEvent<SourceRecord> record, DebeziumEngine.Offsets sourceOffsets) {
-      processed.add(record);
-    }
-
-    @Override
-    public DebeziumEngine.Offsets buildOffsets() {
-      throw new UnsupportedOperationException("not used by the publisher");
     }
   }
 }

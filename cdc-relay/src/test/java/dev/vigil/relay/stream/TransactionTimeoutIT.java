@@ -9,7 +9,6 @@ import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.relay.ops.RelayMetrics;
 import dev.vigil.relay.ops.RelayStatus;
-import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -52,7 +51,8 @@ class TransactionTimeoutIT {
     ExactlyOncePublisher publisher = setup.publisher(producer);
 
     // A PostgreSQL transaction whose END is in a later batch: its Kafka transaction stays open.
-    publisher.handleBatch(List.of(event(setup.topic, "svc-a", "first", 1, false)), new Marks());
+    publisher.handleBatch(
+        List.of(event(setup.topic, "svc-a", "first", 1, false)), new RecordedMarks());
     producer.flush(); // acknowledged: the coordinator's clock for the transaction runs
     try (Admin admin = kafka.admin()) {
       // The broker looks for timed-out transactions every 10 s by default.
@@ -69,7 +69,7 @@ class TransactionTimeoutIT {
                       == TransactionState.COMPLETE_ABORT);
     }
 
-    Marks marks = new Marks();
+    RecordedMarks marks = new RecordedMarks();
     assertThatThrownBy(
             () ->
                 publisher.handleBatch(
@@ -82,7 +82,7 @@ class TransactionTimeoutIT {
 
     // The restarted run (a new producer with the same id) relays the transaction again.
     ExactlyOncePublisher next = setup.publisher(setup.producer(Duration.ofSeconds(60)));
-    Marks again = new Marks();
+    RecordedMarks again = new RecordedMarks();
     next.handleBatch(
         List.of(
             event(setup.topic, "svc-a", "first", 1, false),
@@ -97,7 +97,8 @@ class TransactionTimeoutIT {
     Setup setup = new Setup(kafka, "zombie");
     KafkaProducer<byte[], byte[]> producer = setup.producer(Duration.ofSeconds(60));
     ExactlyOncePublisher publisher = setup.publisher(producer);
-    publisher.handleBatch(List.of(event(setup.topic, "svc-z", "first", 1, false)), new Marks());
+    publisher.handleBatch(
+        List.of(event(setup.topic, "svc-z", "first", 1, false)), new RecordedMarks());
     producer.flush();
 
     setup.producer(Duration.ofSeconds(60)); // another relay on the slot registers the id
@@ -105,7 +106,7 @@ class TransactionTimeoutIT {
     assertThatThrownBy(
             () ->
                 publisher.handleBatch(
-                    List.of(event(setup.topic, "svc-z", "second", 2, true)), new Marks()))
+                    List.of(event(setup.topic, "svc-z", "second", 2, true)), new RecordedMarks()))
         .isInstanceOf(RelayFencedException.class)
         .hasMessageContaining("took over");
     assertThat(setup.committedValues()).isEmpty();
@@ -184,31 +185,6 @@ class TransactionTimeoutIT {
       return kafka.readCommitted(topic).stream()
           .map(r -> new String(r.value(), StandardCharsets.UTF_8))
           .toList();
-    }
-  }
-
-  /** What the engine's committer was told. */
-  private static final class Marks
-      implements DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> {
-    final List<RecordChangeEvent<SourceRecord>> processed = new ArrayList<>();
-
-    @Override
-    public void markProcessed(RecordChangeEvent<SourceRecord> record) {
-      processed.add(record);
-    }
-
-    @Override
-    public void markBatchFinished() {}
-
-    @Override
-    public void markProcessed(
-        RecordChangeEvent<SourceRecord> record, DebeziumEngine.Offsets sourceOffsets) {
-      processed.add(record);
-    }
-
-    @Override
-    public DebeziumEngine.Offsets buildOffsets() {
-      throw new UnsupportedOperationException("not used by the publisher");
     }
   }
 }

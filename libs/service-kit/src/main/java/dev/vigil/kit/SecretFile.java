@@ -1,11 +1,8 @@
 package dev.vigil.kit;
 
+import dev.vigil.kit.json.StrictJson;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -47,17 +44,11 @@ public final class SecretFile {
       throw new IllegalArgumentException(
           what + ": secret file " + path + " is larger than " + MAX_BYTES + " bytes");
     }
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString()
-          .strip();
-    } catch (CharacterCodingException e) {
+    String text = StrictJson.utf8(bytes);
+    if (text == null) {
       throw new IllegalArgumentException(what + ": secret file " + path + " is not UTF-8 text");
     }
+    return text.strip();
   }
 
   /** The part of a {@link #read} failure after "KEY: ", for messages that name the key already. */

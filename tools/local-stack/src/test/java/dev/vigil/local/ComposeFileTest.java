@@ -80,7 +80,10 @@ class ComposeFileTest {
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, Map<String, Object>> composeServices() throws IOException {
+  /**
+   * The compose file's services, as docker-compose reads them; also used by ImageBuildContextTest.
+   */
+  static Map<String, Map<String, Object>> composeServices() throws IOException {
     // SnakeYAML resolves the anchors and "<<" merge keys the compose file uses, as docker-compose
     // does.
     Map<String, Object> compose =

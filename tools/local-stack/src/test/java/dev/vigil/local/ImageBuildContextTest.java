@@ -22,7 +22,6 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yaml.snakeyaml.Yaml;
 
 /**
  * The image build context is the repository minus {@code .dockerignore}: every file the module
@@ -76,7 +75,7 @@ class ImageBuildContextTest {
     while (from.find()) {
       stages.add(from.group(1));
     }
-    Map<String, Map<String, Object>> services = composeServices();
+    Map<String, Map<String, Object>> services = ComposeFileTest.composeServices();
     services.forEach(
         (name, service) -> {
           if (service.get("build") instanceof Map<?, ?> build && build.get("dockerfile") == null) {
@@ -195,12 +194,5 @@ class ImageBuildContextTest {
         .relativize(file.toAbsolutePath().normalize())
         .toString()
         .replace(File.separatorChar, '/');
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Map<String, Object>> composeServices() throws IOException {
-    Map<String, Object> compose =
-        new Yaml().load(Files.readString(REPO_ROOT.resolve("docker-compose.yaml")));
-    return (Map<String, Map<String, Object>>) compose.get("services");
   }
 }

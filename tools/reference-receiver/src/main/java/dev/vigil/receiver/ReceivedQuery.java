@@ -4,11 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.vigil.contract.ServiceNames;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.http.HttpJson;
+import dev.vigil.kit.json.StrictJson;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -173,16 +170,8 @@ final class ReceivedQuery {
         bytes.write(ch == '+' ? ' ' : ch);
       }
     }
-    String text;
-    try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes.toByteArray()))
-              .toString();
-    } catch (CharacterCodingException e) {
+    String text = StrictJson.utf8(bytes.toByteArray());
+    if (text == null) {
       throw new BadQuery(field, "is not valid UTF-8");
     }
     if (text.codePoints().anyMatch(Character::isISOControl)) {
