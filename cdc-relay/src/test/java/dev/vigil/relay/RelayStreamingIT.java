@@ -10,12 +10,16 @@ import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.SpecVersion;
+import io.cloudevents.kafka.KafkaMessageFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -23,11 +27,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -182,12 +188,76 @@ class RelayStreamingIT {
         .containsEntry(AlertTopic.HEADER_KIND, "FAILED")
         .containsEntry(AlertTopic.HEADER_INCIDENT_ID, event.incidentId().toString())
         .containsEntry(AlertTopic.HEADER_SCHEMA_VERSION, "1")
-        // The contract's four headers and nothing else (no __debezium.context.* headers).
+        // The contract's headers and nothing else (no __debezium.context.* headers).
         .containsOnlyKeys(
             AlertTopic.HEADER_EVENT_ID,
             AlertTopic.HEADER_KIND,
             AlertTopic.HEADER_INCIDENT_ID,
-            AlertTopic.HEADER_SCHEMA_VERSION);
+            AlertTopic.HEADER_SCHEMA_VERSION,
+            AlertTopic.HEADER_CE_SPECVERSION,
+            AlertTopic.HEADER_CE_ID,
+            AlertTopic.HEADER_CE_SOURCE,
+            AlertTopic.HEADER_CE_TYPE,
+            AlertTopic.HEADER_CE_TIME,
+            AlertTopic.HEADER_CE_SUBJECT,
+            AlertTopic.HEADER_CONTENT_TYPE);
+  }
+
+  /**
+   * The CloudEvents SDK's Kafka binding reads every kind of record as a binary-mode event: the
+   * attributes from the {@code ce_*} headers, the data = the record value (the payload).
+   */
+  @Test
+  void theCloudEventsSdkReadsEveryKindAsABinaryModeEvent() throws Exception {
+    String service = "cloudevents-check";
+    UUID incident = UUID.randomUUID();
+    Instant opened = Instant.parse("2026-12-03T10:15:30.123456789Z");
+    List<AlertEvent> events =
+        List.of(
+            AlertEvent.failed(UUID.randomUUID(), incident, service, opened, 3, "HTTP 503"),
+            AlertEvent.reminder(
+                UUID.randomUUID(),
+                incident,
+                service,
+                opened.plusSeconds(60),
+                9,
+                "HTTP 503",
+                opened),
+            AlertEvent.recovered(
+                UUID.randomUUID(), incident, service, opened.plusSeconds(90), 0, null, opened));
+    try (Connection c = db.connect()) {
+      c.setAutoCommit(true);
+      for (AlertEvent event : events) {
+        RelayFixture.insert(c, event);
+      }
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> reader.poll().stream().filter(r -> service.equals(r.keyText())).count() == 3);
+    List<TopicReader.Received> records =
+        reader.poll().stream().filter(r -> service.equals(r.keyText())).toList();
+
+    for (int i = 0; i < events.size(); i++) {
+      AlertEvent sent = events.get(i);
+      TopicReader.Received r = records.get(i);
+      RecordHeaders headers = new RecordHeaders();
+      r.headers().forEach((k, v) -> headers.add(k, v.getBytes(UTF_8)));
+      CloudEvent event = KafkaMessageFactory.createReader(headers, r.value()).toEvent();
+
+      assertThat(event.getSpecVersion()).isEqualTo(SpecVersion.V1);
+      assertThat(event.getId()).isEqualTo(sent.eventId().toString());
+      assertThat(event.getType()).isEqualTo(AlertTopic.cloudEventType(sent.kind()));
+      assertThat(event.getSource()).isEqualTo(URI.create(AlertTopic.CE_SOURCE));
+      assertThat(event.getSubject()).isEqualTo(service);
+      assertThat(event.getTime()).isNotNull();
+      assertThat(event.getTime().toInstant()).isEqualTo(sent.occurredAt());
+      assertThat(event.getDataContentType()).isEqualTo("application/json");
+      assertThat(AlertEventJson.read(event.getData().toBytes())).isEqualTo(sent);
+    }
+    assertThat(records)
+        .extracting(r -> r.headers().get(AlertTopic.HEADER_CE_TYPE))
+        .containsExactly(
+            "dev.vigil.alert.failed", "dev.vigil.alert.reminder", "dev.vigil.alert.recovered");
   }
 
   /** Debian's kcat as the outside client; skipped where it is not installed. */

@@ -3,13 +3,15 @@ package dev.vigil.relay.stream;
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.OutboxContract;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The Outbox EventRouter settings that turn an outbox row into a record of the topic contract (key
  * = service, value = the payload as it is, headers {@code id}, {@code kind}, {@code incident_id},
- * {@code schema_version}). Written once here for the relay's engine and for anything else that must
- * route the outbox the same way (the benchmark's stock Debezium Server).
+ * {@code schema_version} and the CloudEvents binary-mode headers {@code ce_*}, {@code
+ * content-type}). Written once here for the relay's engine and for anything else that must route
+ * the outbox the same way (the benchmark's stock Debezium Server).
  */
 public final class OutboxRouting {
   /** The transform's name: its settings are {@code transforms.outbox.<key>}. */
@@ -31,19 +33,26 @@ public final class OutboxRouting {
     p.put("table.field.event.key", OutboxContract.COLUMN_AGGREGATE_ID);
     p.put("table.field.event.payload", OutboxContract.COLUMN_PAYLOAD);
     p.put("table.expand.json.payload", "false");
-    p.put(
-        "table.fields.additional.placement",
-        OutboxContract.COLUMN_TYPE
-            + ":header:"
-            + AlertTopic.HEADER_KIND
-            + ","
-            + OutboxContract.COLUMN_INCIDENT_ID
-            + ":header:"
-            + AlertTopic.HEADER_INCIDENT_ID
-            + ","
-            + OutboxContract.COLUMN_SCHEMA_VERSION
-            + ":header:"
-            + AlertTopic.HEADER_SCHEMA_VERSION);
+    p.put("table.fields.additional.placement", String.join(",", headerPlacements()));
     return p;
+  }
+
+  /** {@code column:header:name} for each header the EventRouter adds besides {@code id}. */
+  private static List<String> headerPlacements() {
+    return List.of(
+        header(OutboxContract.COLUMN_TYPE, AlertTopic.HEADER_KIND),
+        header(OutboxContract.COLUMN_INCIDENT_ID, AlertTopic.HEADER_INCIDENT_ID),
+        header(OutboxContract.COLUMN_SCHEMA_VERSION, AlertTopic.HEADER_SCHEMA_VERSION),
+        header(OutboxContract.COLUMN_CE_SPECVERSION, AlertTopic.HEADER_CE_SPECVERSION),
+        header(OutboxContract.COLUMN_ID, AlertTopic.HEADER_CE_ID),
+        header(OutboxContract.COLUMN_CE_SOURCE, AlertTopic.HEADER_CE_SOURCE),
+        header(OutboxContract.COLUMN_CE_TYPE, AlertTopic.HEADER_CE_TYPE),
+        header(OutboxContract.COLUMN_CE_TIME, AlertTopic.HEADER_CE_TIME),
+        header(OutboxContract.COLUMN_AGGREGATE_ID, AlertTopic.HEADER_CE_SUBJECT),
+        header(OutboxContract.COLUMN_CONTENT_TYPE, AlertTopic.HEADER_CONTENT_TYPE));
+  }
+
+  private static String header(String column, String name) {
+    return column + ":header:" + name;
   }
 }

@@ -95,7 +95,10 @@ class EnginePropertiesTest {
         .containsEntry("transforms.outbox.table.expand.json.payload", "false")
         .containsEntry(
             "transforms.outbox.table.fields.additional.placement",
-            "type:header:kind,incident_id:header:incident_id,schema_version:header:schema_version")
+            "type:header:kind,incident_id:header:incident_id,schema_version:header:schema_version,"
+                + "ce_specversion:header:ce_specversion,id:header:ce_id,ce_source:header:ce_source,"
+                + "ce_type:header:ce_type,ce_time:header:ce_time,aggregateid:header:ce_subject,"
+                + "content_type:header:content-type")
         .containsEntry("predicates.isOutbox.type", OutboxTopicPredicate.class.getName())
         .containsEntry("predicates.isOutbox.topic", "vigil_relay.public.outbox");
   }

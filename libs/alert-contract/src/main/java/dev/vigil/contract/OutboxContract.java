@@ -30,6 +30,14 @@ public final class OutboxContract {
   public static final String COLUMN_SCHEMA_VERSION = "schema_version";
   public static final String COLUMN_CREATED_AT = "created_at";
 
+  // CloudEvents attributes, filled by the table's own insert trigger (the monitor's migration V9)
+  // for every writer and placed as record headers by the relay and the Connect connector.
+  public static final String COLUMN_CE_SPECVERSION = "ce_specversion";
+  public static final String COLUMN_CE_TYPE = "ce_type";
+  public static final String COLUMN_CE_SOURCE = "ce_source";
+  public static final String COLUMN_CE_TIME = "ce_time";
+  public static final String COLUMN_CONTENT_TYPE = "content_type";
+
   /**
    * Insertion number ({@code generated always as identity}). The monitor inserts a service's rows
    * while holding that service's lock, so one service's rows are numbered in commit order; a

@@ -15,6 +15,8 @@ import dev.vigil.kit.Settings;
 import dev.vigil.relay.RelayService;
 import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayStatus;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.kafka.KafkaMessageFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,10 +31,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -65,7 +69,14 @@ class ConnectorContractIT {
           AlertTopic.HEADER_EVENT_ID,
           AlertTopic.HEADER_KIND,
           AlertTopic.HEADER_INCIDENT_ID,
-          AlertTopic.HEADER_SCHEMA_VERSION);
+          AlertTopic.HEADER_SCHEMA_VERSION,
+          AlertTopic.HEADER_CE_SPECVERSION,
+          AlertTopic.HEADER_CE_ID,
+          AlertTopic.HEADER_CE_SOURCE,
+          AlertTopic.HEADER_CE_TYPE,
+          AlertTopic.HEADER_CE_TIME,
+          AlertTopic.HEADER_CE_SUBJECT,
+          AlertTopic.HEADER_CONTENT_TYPE);
 
   private final AlertEventSchema schema = new AlertEventSchema();
   private TestDatabase db;
@@ -134,7 +145,7 @@ class ConnectorContractIT {
     // Nothing else on the connector's topic: no record for the deleted rows, no tombstone.
     assertThat(kafka.readCommitted(connectTopic)).hasSameSizeAs(fromConnect);
 
-    // Both send the four contract headers and nothing else.
+    // Both send the contract headers and nothing else.
     assertThat(fromConnect)
         .allSatisfy(w -> assertThat(w.headerNames()).containsExactlyElementsOf(CONTRACT_HEADERS));
     assertThat(fromRelay)
@@ -175,6 +186,17 @@ class ConnectorContractIT {
           .isEqualTo(payload.get("incidentId").asText());
       assertThat(w.header(AlertTopic.HEADER_SCHEMA_VERSION))
           .isEqualTo(payload.get("schemaVersion").asText());
+      // And a generic CloudEvents consumer reads it as a binary-mode event of the same facts.
+      CloudEvent event = cloudEvent(w);
+      assertThat(event.getId()).isEqualTo(payload.get("eventId").asText());
+      assertThat(event.getType())
+          .isEqualTo(
+              AlertTopic.CE_TYPE_PREFIX + payload.get("kind").asText().toLowerCase(Locale.ROOT));
+      assertThat(event.getSubject()).isEqualTo(w.key());
+      assertThat(event.getTime().toInstant())
+          .isEqualTo(Instant.parse(payload.get("occurredAt").asText()));
+      assertThat(new String(event.getData().toBytes(), StandardCharsets.UTF_8))
+          .isEqualTo(w.value());
     }
     for (TopicRecords.Wire w : fromRelay) {
       assertThat(schema.violations(w.value())).as("schema violations of %s", w.value()).isEmpty();
@@ -429,5 +451,15 @@ class ConnectorContractIT {
     values.put("VIGIL_TOPIC_PARTITIONS", String.valueOf(PARTITIONS));
     values.put("VIGIL_TOPIC_REPLICATION_FACTOR", "1");
     return values;
+  }
+
+  /** The record as the CloudEvents SDK's Kafka binding reads it (binary mode: ce_* headers). */
+  private static CloudEvent cloudEvent(TopicRecords.Wire w) {
+    RecordHeaders headers = new RecordHeaders();
+    for (String name : w.headerNames()) {
+      headers.add(name, w.header(name).getBytes(StandardCharsets.UTF_8));
+    }
+    return KafkaMessageFactory.createReader(headers, w.value().getBytes(StandardCharsets.UTF_8))
+        .toEvent();
   }
 }

@@ -41,7 +41,10 @@ class ServerConfigTest {
         .containsEntry("debezium.transforms.outbox.table.expand.json.payload", "false")
         .containsEntry(
             "debezium.transforms.outbox.table.fields.additional.placement",
-            "type:header:kind,incident_id:header:incident_id,schema_version:header:schema_version")
+            "type:header:kind,incident_id:header:incident_id,schema_version:header:schema_version,"
+                + "ce_specversion:header:ce_specversion,id:header:ce_id,ce_source:header:ce_source,"
+                + "ce_type:header:ce_type,ce_time:header:ce_time,aggregateid:header:ce_subject,"
+                + "content_type:header:content-type")
         .containsEntry("debezium.format.key", "simplestring")
         .containsEntry("debezium.format.value", "simplestring")
         .containsEntry("quarkus.http.port", "18080");
