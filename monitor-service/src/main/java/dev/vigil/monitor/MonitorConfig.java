@@ -112,6 +112,20 @@ public final class MonitorConfig extends ServiceConfig {
               "How often the announcer writes what is due without a new result: the FAILED of an"
                   + " incident opened while quiet once the quiet period ends, and REMINDERs.");
 
+  public static final Setting<Integer> REPLAY_MAX_ROWS =
+      Setting.integer("VIGIL_MONITOR_REPLAY_MAX_ROWS", 1_000_000)
+          .range("1", "100000000")
+          .doc(
+              "Largest replay accepted (outbox rows one replay may select); a larger selection is"
+                  + " refused, naming its size.");
+  public static final Setting<Integer> REPLAY_CHUNK_ROWS =
+      Setting.integer("VIGIL_MONITOR_REPLAY_CHUNK_ROWS", 1000)
+          .range("1", "50000")
+          .doc(
+              "Outbox rows a replay publishes per transaction: one Kafka transaction each at an"
+                  + " exactly-once relay, so keep a chunk well within"
+                  + " VIGIL_RELAY_TRANSACTION_TIMEOUT.");
+
   /** Every setting of the monitor, in README order. */
   public static final ConfigDef DEFINITION =
       ConfigDef.of(
@@ -139,7 +153,9 @@ public final class MonitorConfig extends ServiceConfig {
           PUBLIC_DETAILS,
           STATUS_PAGE_REFRESH,
           STATUS_ROLLUP_INTERVAL,
-          ANNOUNCE_INTERVAL);
+          ANNOUNCE_INTERVAL,
+          REPLAY_MAX_ROWS,
+          REPLAY_CHUNK_ROWS);
 
   /**
    * Reads and validates every setting, once.

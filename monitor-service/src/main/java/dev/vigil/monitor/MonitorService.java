@@ -12,6 +12,8 @@ import static dev.vigil.monitor.MonitorConfig.OUTBOX_RETENTION;
 import static dev.vigil.monitor.MonitorConfig.PUBLIC_DETAILS;
 import static dev.vigil.monitor.MonitorConfig.RECORD_BATCH;
 import static dev.vigil.monitor.MonitorConfig.RECORD_WORKERS;
+import static dev.vigil.monitor.MonitorConfig.REPLAY_CHUNK_ROWS;
+import static dev.vigil.monitor.MonitorConfig.REPLAY_MAX_ROWS;
 import static dev.vigil.monitor.MonitorConfig.RETENTION_BATCH;
 import static dev.vigil.monitor.MonitorConfig.RETENTION_INTERVAL;
 import static dev.vigil.monitor.MonitorConfig.SCHEDULER_ENABLED;
@@ -34,6 +36,7 @@ import dev.vigil.monitor.probe.ProbeScheduler;
 import dev.vigil.monitor.probe.Prober;
 import dev.vigil.monitor.probe.SchedulerSettings;
 import dev.vigil.monitor.quiet.PrefixWindows;
+import dev.vigil.monitor.replay.OutboxReplay;
 import dev.vigil.monitor.status.StatusAccess;
 import dev.vigil.monitor.status.StatusPage;
 import dev.vigil.monitor.status.UptimeRollup;
@@ -187,7 +190,12 @@ public final class MonitorService implements AutoCloseable {
                   config.get(API_TOKEN),
                   config.get(PUBLIC_DETAILS).equals("all"),
                   clock,
-                  statusPage)
+                  statusPage,
+                  new OutboxReplay(
+                      pool,
+                      config.get(REPLAY_MAX_ROWS),
+                      config.get(REPLAY_CHUNK_ROWS),
+                      metrics.registry()))
               .start(config.httpPort());
       parts.add(api);
       startClock.step("api");

@@ -68,7 +68,11 @@ class InputSweepIT {
           "POST /api/targets",
           HTTP_TARGET.replace("sweep-http", "sweep-new"),
           "PUT /api/targets/{name}",
-          HTTP_TARGET);
+          HTTP_TARGET,
+          // Valid; answered 422 (nothing matches: the sweep writes no outbox row).
+          "POST /api/outbox/replay",
+          "{\"service\":\"sweep\",\"fromSeq\":1,\"toSeq\":5,\"from\":\"2026-01-01T00:00:00Z\","
+              + "\"to\":\"UNTIL\",\"dryRun\":true}");
 
   /**
    * Fields where a huge value is not refused by design: a pushed error is cut to the contract's 500

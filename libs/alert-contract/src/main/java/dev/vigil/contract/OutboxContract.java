@@ -30,7 +30,7 @@ public final class OutboxContract {
   public static final String COLUMN_SCHEMA_VERSION = "schema_version";
   public static final String COLUMN_CREATED_AT = "created_at";
 
-  // CloudEvents attributes, filled by the table's own insert trigger (the monitor's migration V9)
+  // CloudEvents attributes, filled by the table's own insert trigger (the monitor's migration V10)
   // for every writer and placed as record headers by the relay and the Connect connector.
   public static final String COLUMN_CE_SPECVERSION = "ce_specversion";
   public static final String COLUMN_CE_TYPE = "ce_type";

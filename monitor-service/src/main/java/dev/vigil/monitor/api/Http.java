@@ -5,9 +5,12 @@ import dev.vigil.contract.ServiceNames;
 import dev.vigil.kit.http.HttpJson;
 import dev.vigil.kit.json.InvalidJsonException;
 import dev.vigil.kit.json.StrictJson;
+import dev.vigil.monitor.quiet.WindowForm;
 import io.javalin.http.Context;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** Request parsing and JSON responses shared by the routes; every refusal names the field. */
 final class Http {
@@ -52,6 +55,22 @@ final class Http {
     } catch (InvalidJsonException e) {
       throw ApiException.badRequest(e.field(), e.reason());
     }
+  }
+
+  /** {@code body} when it is a JSON object with no field outside {@code fields}; else a 400. */
+  static JsonNode object(JsonNode body, Set<String> fields) {
+    if (!body.isObject()) {
+      throw ApiException.badRequest("body", "must be a JSON object");
+    }
+    for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!fields.contains(name)) {
+        throw ApiException.badRequest(
+            WindowForm.printable(name),
+            "unknown field (known: " + String.join(", ", fields.stream().sorted().toList()) + ")");
+      }
+    }
+    return body;
   }
 
   static void error(Context ctx, int status, String field, String reason) {

@@ -12,6 +12,7 @@ import dev.vigil.monitor.alert.UnknownServiceException;
 import dev.vigil.monitor.quiet.InvalidQuietException;
 import dev.vigil.monitor.quiet.PrefixWindows;
 import dev.vigil.monitor.quiet.Silences;
+import dev.vigil.monitor.replay.OutboxReplay;
 import dev.vigil.monitor.status.StatusPage;
 import dev.vigil.monitor.targets.InvalidTargetException;
 import dev.vigil.monitor.targets.TargetStore;
@@ -52,6 +53,7 @@ public final class HttpApi implements AutoCloseable {
   private final Clock clock;
   private final StatusPage statusPage;
   private final DataSource dataSource;
+  private final OutboxReplay replay;
   private final Set<String> registered = new TreeSet<>();
   private final Javalin app;
 
@@ -63,7 +65,8 @@ public final class HttpApi implements AutoCloseable {
       String apiToken,
       boolean publicDetails,
       Clock clock,
-      StatusPage statusPage) {
+      StatusPage statusPage,
+      OutboxReplay replay) {
     this.targets = targets;
     this.recorder = recorder;
     this.metrics = metrics;
@@ -73,6 +76,7 @@ public final class HttpApi implements AutoCloseable {
     this.clock = clock;
     this.statusPage = statusPage;
     this.dataSource = dataSource;
+    this.replay = replay;
     this.app = Javalin.create(this::configure);
   }
 
@@ -111,6 +115,7 @@ public final class HttpApi implements AutoCloseable {
             new Acknowledger(dataSource),
             this::details)
         .register(routes);
+    new ReplayRoutes(replay).register(routes);
     statusPage.register(routes);
     OpenApiRoute.register(routes, HttpApi.class);
     routes.exception(

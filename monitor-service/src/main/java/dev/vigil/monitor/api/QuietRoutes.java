@@ -12,7 +12,6 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -91,7 +90,7 @@ final class QuietRoutes {
   }
 
   private void addSilence(Context ctx) {
-    JsonNode body = object(Http.body(ctx), SILENCE_FIELDS);
+    JsonNode body = Http.object(Http.body(ctx), SILENCE_FIELDS);
     String[] scope = scope(body);
     String who = text(body, "who", MAX_WHO);
     String why = text(body, "why", MAX_WHY);
@@ -118,7 +117,7 @@ final class QuietRoutes {
 
   private void acknowledge(Context ctx) {
     UUID incident = id(ctx);
-    JsonNode body = object(Http.body(ctx), Set.of("who"));
+    JsonNode body = Http.object(Http.body(ctx), Set.of("who"));
     String who = text(body, "who", MAX_WHO);
     Acknowledger.Acknowledgement ack;
     try {
@@ -148,21 +147,6 @@ final class QuietRoutes {
       throw new ApiException(404, "id", "no " + what + " with id " + ctx.pathParam("id"));
     }
     Http.json(ctx, 200, Map.of("deleted", ctx.pathParam("id")));
-  }
-
-  private static JsonNode object(JsonNode body, Set<String> fields) {
-    if (!body.isObject()) {
-      throw ApiException.badRequest("body", "must be a JSON object");
-    }
-    for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!fields.contains(name)) {
-        throw ApiException.badRequest(
-            WindowForm.printable(name),
-            "unknown field (known: " + String.join(", ", fields.stream().sorted().toList()) + ")");
-      }
-    }
-    return body;
   }
 
   /** {service, null} or {null, prefix}: exactly one of the two. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Recorder;
+import dev.vigil.monitor.replay.OutboxReplay;
 import dev.vigil.monitor.status.StatusAccess;
 import dev.vigil.monitor.status.StatusPage;
 import dev.vigil.monitor.targets.TargetStore;
@@ -68,7 +69,8 @@ class OpenApiTest {
               "route-listing-token",
               false,
               Clock.systemUTC(),
-              new StatusPage(unused, StatusAccess.open(), Duration.ofSeconds(30)));
+              new StatusPage(unused, StatusAccess.open(), Duration.ofSeconds(30)),
+              new OutboxReplay(unused, 1, 1, metrics.registry()));
       return api.routes();
     }
   }

@@ -97,6 +97,29 @@ class PipelineEndToEndIT {
                       + " where o.aggregateid = 'checkout'"))
           .isEqualTo("2");
       assertThat(keysOnKafka(db, kafka)).containsExactly("checkout", "checkout");
+
+      // A replay of the service's rows (the monitor's API): on Kafka again through the
+      // exactly-once relay, recognised by the notifier's receipts, paged nothing twice.
+      try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+        java.net.http.HttpResponse<String> replay =
+            http.send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(
+                            "http://127.0.0.1:" + stack.monitorPort() + "/api/outbox/replay"))
+                    .header("Authorization", "Bearer " + secrets.getProperty("apiToken"))
+                    .POST(
+                        java.net.http.HttpRequest.BodyPublishers.ofString(
+                            "{\"service\":\"checkout\"}"))
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(replay.statusCode()).as(replay.body()).isEqualTo(200);
+        assertThat(replay.body()).contains("\"replayed\":2");
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> keysOnKafka(db, kafka).size() == 4 && duplicatesSeen(stack, http) >= 2);
+      }
+      assertThat(receivedKinds(db)).containsExactly("FAILED", "RECOVERED");
+      assertThat(query(db, "select count(*) from received_webhook")).isEqualTo("2");
     } finally {
       target.close();
     }
@@ -144,6 +167,24 @@ class PipelineEndToEndIT {
       }
     }
     return keys;
+  }
+
+  /** The notifier's count of events it read again and recognised by their receipt. */
+  private static double duplicatesSeen(LocalStack stack, java.net.http.HttpClient http)
+      throws Exception {
+    String metrics =
+        http.send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(
+                            "http://127.0.0.1:" + stack.notifierPort() + "/metrics"))
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString())
+            .body();
+    return metrics
+        .lines()
+        .filter(line -> line.startsWith("vigil_notifier_duplicates_total"))
+        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .sum();
   }
 
   private static long count(TestDatabase db, String table) throws Exception {
