@@ -6,6 +6,7 @@
 #   2. the demo target `flapping` pages: its FAILED and RECOVERED reach the reference receiver (GET /received);
 #   3. `kill` of the streaming relay's container: the standby takes over and the next transition arrives;
 #   4. `docker-compose down`, then `up` with the volumes kept: the next transition arrives, nothing arrives twice;
+#      then `replay --service flapping` in the monitor's container: the notifier reads every row again, pages none;
 #   5. the `connect` profile in place of the relays (fresh volumes): transitions arrive through the Connect worker.
 # Prints timings and tears everything down (containers, networks, volumes, the engine's API service).
 # Exit code 0 only when every check passed. Usage: tools/compose-check/run.sh   (as root or with sudo)
@@ -269,6 +270,30 @@ await_alert flapping "$before" RECOVERED "after down and up"
 lap "next FAILED and RECOVERED after down and up (since down)" "$t"
 assert_once_each flapping "after down and up"
 assert_quiet "after down and up"
+
+# 4b. The replay command, as an operator runs it in the monitor's container: every outbox row of `flapping` on
+# Kafka again, recognised by the notifier's receipts, paged nothing twice.
+t=$(date +%s)
+duplicates() { # the notifier's count of events it read again
+  curl -s --max-time 3 http://localhost:8084/metrics | awk '/^vigil_notifier_duplicates_total/ { n += $NF } END { print n + 0 }'
+}
+dup_before=$(duplicates)
+dry=$(compose exec -T monitor java -jar /app/app.jar replay --service flapping --dry-run 2>&1) \
+  || fail "replay --dry-run in the monitor's container failed: $dry"
+say "replay --dry-run: $(grep -E 'would replay' <<<"$dry" | tail -n 1)"
+out=$(compose exec -T monitor java -jar /app/app.jar replay --service flapping 2>&1) \
+  || fail "replay in the monitor's container failed: $out"
+say "replay: $(grep -E 'replayed [0-9]+ outbox rows' <<<"$out" | tail -n 1)"
+replayed=$(sed -n 's/.*replayed \([0-9]*\) outbox rows.*/\1/p' <<<"$out" | tail -n 1)
+[[ -n "$replayed" && "$replayed" -gt 0 ]] || fail "replay did not say how many rows it replayed: $out"
+deadline=$(($(date +%s) + alert_timeout))
+until awk -v now="$(duplicates)" -v before="$dup_before" -v want="$replayed" 'BEGIN { exit !(now - before >= want) }'; do
+  [[ $(date +%s) -le $deadline ]] \
+    || fail "the notifier did not read the $replayed replayed events again within ${alert_timeout} s (duplicates $dup_before -> $(duplicates))"
+  sleep 1
+done
+lap "replay of flapping's $replayed rows: all read again by the notifier" "$t"
+assert_once_each flapping "after the replay"
 
 # 5. The connect profile in place of the relays, on fresh volumes, as the README runs it.
 t=$(date +%s)
