@@ -1,5 +1,6 @@
 package dev.vigil.contract;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -55,6 +56,21 @@ public final class AlertTopic {
    * The prefix of {@link #HEADER_CE_TYPE}: {@code dev.vigil.alert.failed}, {@code ...recovered}.
    */
   public static final String CE_TYPE_PREFIX = "dev.vigil.alert.";
+
+  /** Every header of a record, in the order the relay and the Connect connector write them. */
+  public static final List<String> HEADERS =
+      List.of(
+          HEADER_EVENT_ID,
+          HEADER_KIND,
+          HEADER_INCIDENT_ID,
+          HEADER_SCHEMA_VERSION,
+          HEADER_CE_SPECVERSION,
+          HEADER_CE_ID,
+          HEADER_CE_SOURCE,
+          HEADER_CE_TYPE,
+          HEADER_CE_TIME,
+          HEADER_CE_SUBJECT,
+          HEADER_CONTENT_TYPE);
 
   /**
    * The CloudEvents type of a kind.

@@ -196,19 +196,20 @@ public final class OutboxReplay {
   }
 
   private static boolean tryLock(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("select pg_try_advisory_lock(?)")) {
+    return advisoryLock(c, "pg_try_advisory_lock");
+  }
+
+  private static void unlock(Connection c) throws SQLException {
+    advisoryLock(c, "pg_advisory_unlock");
+  }
+
+  private static boolean advisoryLock(Connection c, String function) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("select " + function + "(?)")) {
       ps.setLong(1, LOCK_KEY);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getBoolean(1);
       }
-    }
-  }
-
-  private static void unlock(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("select pg_advisory_unlock(?)")) {
-      ps.setLong(1, LOCK_KEY);
-      ps.execute();
     }
   }
 

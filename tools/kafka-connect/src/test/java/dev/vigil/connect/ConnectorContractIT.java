@@ -64,19 +64,7 @@ class ConnectorContractIT {
   /** The connector JSON's topic.prefix: Debezium's source partition is {"server": <prefix>}. */
   private static final String CONNECTOR_TOPIC_PREFIX = "vigil_connect";
 
-  private static final List<String> CONTRACT_HEADERS =
-      List.of(
-          AlertTopic.HEADER_EVENT_ID,
-          AlertTopic.HEADER_KIND,
-          AlertTopic.HEADER_INCIDENT_ID,
-          AlertTopic.HEADER_SCHEMA_VERSION,
-          AlertTopic.HEADER_CE_SPECVERSION,
-          AlertTopic.HEADER_CE_ID,
-          AlertTopic.HEADER_CE_SOURCE,
-          AlertTopic.HEADER_CE_TYPE,
-          AlertTopic.HEADER_CE_TIME,
-          AlertTopic.HEADER_CE_SUBJECT,
-          AlertTopic.HEADER_CONTENT_TYPE);
+  private static final List<String> CONTRACT_HEADERS = AlertTopic.HEADERS;
 
   private final AlertEventSchema schema = new AlertEventSchema();
   private TestDatabase db;
