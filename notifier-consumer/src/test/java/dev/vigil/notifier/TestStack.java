@@ -49,6 +49,7 @@ final class TestStack implements AutoCloseable {
   private final Map<String, String> overrides;
   private final KafkaProducer<byte[], byte[]> producer;
   NotifierService notifier;
+  private final List<NotifierService> more = new ArrayList<>();
 
   private TestStack(TestDatabase db, TestKafka kafka, Map<String, String> overrides) {
     this.db = db;
@@ -107,12 +108,31 @@ final class TestStack implements AutoCloseable {
     settings.put("VIGIL_WEBHOOK_READ_TIMEOUT", "60s");
     settings.put("VIGIL_WEBHOOK_CONNECT_TIMEOUT", "10s");
     settings.put("VIGIL_NOTIFIER_LEASE", "120s");
+    settings.put("VIGIL_NOTIFIER_HEARTBEAT", "200ms");
     settings.putAll(overrides);
     return settings;
   }
 
   void startNotifier() {
     notifier = NotifierService.start(new NotifierConfig(new Settings(notifierSettings())));
+  }
+
+  /**
+   * Another notifier instance on the same database, topic and consumer group, with {@code extra}
+   * settings on top of this stack's; closed with the stack unless stopped before.
+   */
+  NotifierService startInstance(Map<String, String> extra) {
+    Map<String, String> settings = notifierSettings();
+    settings.putAll(extra);
+    NotifierService instance = NotifierService.start(new NotifierConfig(new Settings(settings)));
+    more.add(instance);
+    return instance;
+  }
+
+  /** Stops an instance started by {@link #startInstance} (a clean stop). */
+  void stopInstance(NotifierService instance) {
+    more.remove(instance);
+    instance.close();
   }
 
   void stopNotifier() {
@@ -227,6 +247,7 @@ final class TestStack implements AutoCloseable {
   public void close() {
     try {
       stopNotifier();
+      List.copyOf(more).forEach(this::stopInstance);
     } finally {
       producer.close();
       receiver.close();

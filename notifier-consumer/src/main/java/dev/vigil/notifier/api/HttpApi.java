@@ -9,6 +9,8 @@ import dev.vigil.kit.http.HttpJson;
 import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.http.OpsRoutes;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.notifier.channel.ChannelRoutesFile;
+import dev.vigil.notifier.instances.ChannelState;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.util.List;
@@ -26,6 +28,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code GET /admin/services} — pending and dead counts per service and channel
+ *   <li>{@code GET /admin/channels} — per channel: the running instances that have it, its backlog,
+ *       and whether it waits for an instance
  *   <li>{@code GET /admin/receipts?status=DEAD|PENDING|DELIVERED|SKIPPED[&service=][&channel=]}
  *   <li>{@code POST /admin/receipts/{eventId}/replay[?channel=]} — dead → pending, attempts reset,
  *       same id (every channel of the event, or the one named)
@@ -49,7 +53,8 @@ public final class HttpApi implements AutoCloseable {
       ServiceMetrics metrics,
       String adminToken,
       Supplier<String> intakeProblem,
-      Runnable afterReplay) {
+      Runnable afterReplay,
+      Supplier<List<ChannelState>> channels) {
     OperatorStore operators = new OperatorStore(database);
     DatabaseReadiness readiness =
         new DatabaseReadiness(database.dataSource(), DatabaseReadiness.DEFAULT_TIMEOUT);
@@ -74,6 +79,7 @@ public final class HttpApi implements AutoCloseable {
               OpenApiRoute.register(config.routes, HttpApi.class);
               config.routes.before("/admin/*", ctx -> authorize(ctx, token));
               config.routes.get("/admin/services", ctx -> json(ctx, 200, operators.services()));
+              config.routes.get("/admin/channels", ctx -> json(ctx, 200, channels.get()));
               config.routes.get(
                   "/admin/receipts",
                   ctx -> {
@@ -147,7 +153,7 @@ public final class HttpApi implements AutoCloseable {
     if (channel == null || channel.isEmpty()) {
       return "";
     }
-    if (!channel.matches("[a-z0-9][a-z0-9_-]{0,39}")) {
+    if (!channel.matches(ChannelRoutesFile.NAME)) {
       badRequest(ctx, "channel", "channel must be a channel name");
       return null;
     }

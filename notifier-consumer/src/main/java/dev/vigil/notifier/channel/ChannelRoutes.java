@@ -23,7 +23,10 @@ public record ChannelRoutes(Map<String, Channel> channels, List<Route> routes) {
       channels = List.copyOf(channels);
     }
 
-    boolean matches(String service) {
+    /**
+     * Whether this route takes {@code service} ({@code *}, a prefix ending in {@code *}, a name).
+     */
+    public boolean matches(String service) {
       if (match.equals("*")) {
         return true;
       }
@@ -58,6 +61,14 @@ public record ChannelRoutes(Map<String, Channel> channels, List<Route> routes) {
 
   /** The channels of {@code service}'s events, in route order. */
   public List<String> channelsFor(String service) {
+    return channelsFor(routes, service);
+  }
+
+  /**
+   * The channels the first route of {@code routes} that matches {@code service} names; the signed
+   * webhook when none matches (the same rule for this instance's routes and its peers').
+   */
+  public static List<String> channelsFor(List<Route> routes, String service) {
     for (Route route : routes) {
       if (route.matches(service)) {
         return route.channels();

@@ -39,8 +39,15 @@ import java.util.function.UnaryOperator;
 public final class ChannelRoutesFile {
   private static final ObjectMapper YAML =
       new ObjectMapper(new YAMLFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION));
-  private static final String NAME = "[a-z0-9][a-z0-9_-]{0,39}";
-  private static final String MATCH = "\\*|[a-z0-9][a-z0-9_-]{0,49}\\*?";
+
+  /** What a channel name looks like (lower case, digits, - and _; at most 40 characters). */
+  public static final String NAME = "[a-z0-9][a-z0-9_-]{0,39}";
+
+  /**
+   * What a route's match looks like: {@code *}, a service name, or a prefix ending in {@code *}.
+   */
+  public static final String MATCH = "\\*|[a-z0-9][a-z0-9_-]{0,49}\\*?";
+
   private static final Set<String> TYPES =
       Set.of("pagerduty", "slack", "alertmanager", "alertmanager-webhook");
   private static final Map<String, Set<String>> FIELDS =

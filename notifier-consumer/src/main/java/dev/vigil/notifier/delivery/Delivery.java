@@ -47,7 +47,7 @@ public final class Delivery implements AutoCloseable {
    */
   public Delivery(
       Database database, ChannelRoutes channels, DeliveryOptions options, MeterRegistry registry) {
-    this.store = new DeliveryStore(database);
+    this.store = new DeliveryStore(database, channels.names());
     this.sender =
         new WebhookSender(
             channels.channels(),

@@ -9,13 +9,14 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * Claims and finishes deliveries.
+ * Claims and finishes deliveries of the channels this instance has.
  *
  * <p>Claim: one statement picks due heads of line ({@code head and status = 'PENDING' and
  * available_at <= now()}, an index scan), locks them {@code FOR UPDATE SKIP LOCKED} so concurrent
@@ -58,7 +59,8 @@ final class DeliveryStore {
         .formatted(filter);
   }
 
-  private static final String CLAIM = claimStatement("");
+  /** Claims due heads of the channels given as a text array. */
+  private static final String CLAIM = claimStatement("channel = any(?) and");
 
   private static final String DELIVERED =
       """
@@ -108,8 +110,12 @@ final class DeliveryStore {
       returning u.token, r.service
       """;
 
-  /** Claims the next heads of the services given as a text array (chained after a delivery). */
-  private static final String CLAIM_NEXT = claimStatement("service = any(?) and");
+  /**
+   * Claims the next heads of the services and channels given as text arrays (chained after a
+   * delivery).
+   */
+  private static final String CLAIM_NEXT =
+      claimStatement("service = any(?) and channel = any(?) and");
 
   /** What recording a set of results produced; {@code refused} holds claim tokens. */
   record Recorded(Set<UUID> refused, List<Claim> next) {}
@@ -126,19 +132,32 @@ final class DeliveryStore {
   }
 
   private final Database database;
+  private final String[] channels;
 
+  /** A store that claims deliveries of the signed webhook only. */
   DeliveryStore(Database database) {
-    this.database = database;
+    this(database, List.of("webhook"));
   }
 
-  /** Claims up to {@code limit} due heads of line, each of a different service. */
+  /**
+   * A store that claims only deliveries of {@code channels} (the channels this instance has): a
+   * delivery for a channel it does not have is left for an instance that has it, with no attempt
+   * counted, however long that takes.
+   */
+  DeliveryStore(Database database, Collection<String> channels) {
+    this.database = database;
+    this.channels = channels.toArray(String[]::new);
+  }
+
+  /** Claims up to {@code limit} due heads of line of this store's channels. */
   List<Claim> claim(int limit, Duration lease) {
     return database.inTransaction(
         "claiming deliveries",
         connection -> {
           try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
-            statement.setInt(1, limit);
-            statement.setLong(2, lease.toMillis());
+            statement.setArray(1, connection.createArrayOf("text", channels));
+            statement.setInt(2, limit);
+            statement.setLong(3, lease.toMillis());
             return claims(statement);
           }
         });
@@ -222,8 +241,9 @@ final class DeliveryStore {
             if (chainLimit > 0 && !advanced.isEmpty()) {
               try (PreparedStatement statement = connection.prepareStatement(CLAIM_NEXT)) {
                 statement.setArray(1, connection.createArrayOf("text", advanced.toArray()));
-                statement.setInt(2, chainLimit);
-                statement.setLong(3, lease.toMillis());
+                statement.setArray(2, connection.createArrayOf("text", channels));
+                statement.setInt(3, chainLimit);
+                statement.setLong(4, lease.toMillis());
                 next.addAll(claims(statement));
               }
             }

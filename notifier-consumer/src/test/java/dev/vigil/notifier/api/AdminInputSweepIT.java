@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,7 +50,7 @@ class AdminInputSweepIT {
                     "classpath:db/notifier",
                     "flyway_notifier_history"));
         ServiceMetrics metrics = ServiceMetrics.create("notifier");
-        HttpApi api = new HttpApi(0, database, metrics, TOKEN, () -> null, () -> {})) {
+        HttpApi api = new HttpApi(0, database, metrics, TOKEN, () -> null, () -> {}, List::of)) {
       String base = "http://127.0.0.1:" + api.port();
       for (Map.Entry<String, String> hostile : HOSTILE.entrySet()) {
         String v = hostile.getValue();

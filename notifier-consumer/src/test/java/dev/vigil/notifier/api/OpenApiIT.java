@@ -14,6 +14,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,7 +31,8 @@ class OpenApiIT {
                 new Database.Options(
                     db.jdbcUrl(), db.user(), db.password(), 2, "openapi-test", null, null));
         ServiceMetrics metrics = ServiceMetrics.create("notifier");
-        HttpApi api = new HttpApi(0, database, metrics, "admin-token-1", () -> null, () -> {});
+        HttpApi api =
+            new HttpApi(0, database, metrics, "admin-token-1", () -> null, () -> {}, List::of);
         HttpClient http = HttpClient.newHttpClient()) {
       HttpResponse<String> served =
           http.send(
