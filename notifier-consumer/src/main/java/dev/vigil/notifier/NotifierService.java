@@ -21,6 +21,7 @@ import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.notifier.api.ChannelViews;
 import dev.vigil.notifier.api.HttpApi;
 import dev.vigil.notifier.delivery.Delivery;
 import dev.vigil.notifier.delivery.DeliveryOptions;
@@ -134,7 +135,7 @@ public final class NotifierService implements AutoCloseable {
               config.get(ADMIN_TOKEN),
               intake::problem,
               delivery::wake,
-              instances::channels);
+              new ChannelViews(instances::channels, instances::lastChannels));
       parts.add(api);
       startClock.step("api");
       LOG.info("notifier started port={} {} config={}", api.port(), startClock.summary(), config);

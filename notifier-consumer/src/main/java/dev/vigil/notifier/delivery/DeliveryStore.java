@@ -1,6 +1,7 @@
 package dev.vigil.notifier.delivery;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.notifier.channel.RateLimit;
 import dev.vigil.notifier.internal.ServiceLocks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -76,13 +78,14 @@ final class DeliveryStore {
       returning u.token, r.service
       """;
 
+  /** {@code refund} 1: the attempt does not count (the endpoint's 429, see {@link #BLOCK}). */
   private static final String RETRY =
       """
       update notifier_receipt r
          set claim_token = null, available_at = now() + u.delay_ms * interval '1 millisecond',
-             last_status = u.status, last_error = u.error
-        from unnest(?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::text[])
-             as u(event_id, token, delay_ms, status, error)
+             last_status = u.status, last_error = u.error, attempts = r.attempts - u.refund
+        from unnest(?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::text[], ?::int[])
+             as u(event_id, token, delay_ms, status, error, refund)
        where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
       returning u.token
       """;
@@ -117,6 +120,56 @@ final class DeliveryStore {
   private static final String CLAIM_NEXT =
       claimStatement("service = any(?) and channel = any(?) and");
 
+  /**
+   * Claims one due head of a rate-limited endpoint's channels, and only if the endpoint's next slot
+   * has come and no 429 blocks it; the same statement moves the slot one interval on (database
+   * clock), so every instance together sends at most the endpoint's rate. Without a due head the
+   * slot is left as it was.
+   */
+  private static final String CLAIM_SLOT =
+      """
+      with candidate as (
+        select event_id, channel from notifier_receipt
+         where channel = any(?) and head and status = 'PENDING' and available_at <= now()
+         order by available_at
+         limit 1
+         for update skip locked),
+      slot as (
+        update notifier_rate_limit
+           set next_at = greatest(next_at, clock_timestamp()) + ? * interval '1 millisecond',
+               updated_at = now()
+         where bucket = ? and next_at <= clock_timestamp() and blocked_until <= clock_timestamp()
+           and exists (select 1 from candidate)
+        returning bucket)
+      update notifier_receipt r
+         set claim_token = gen_random_uuid(),
+             available_at = clock_timestamp() + ? * interval '1 millisecond',
+             attempts = r.attempts + 1
+        from candidate c, slot
+       where r.event_id = c.event_id and r.channel = c.channel
+      returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at,
+                r.channel
+      """;
+
+  /** After a 429: nothing more is claimed for the endpoint until its Retry-After has passed. */
+  private static final String BLOCK =
+      """
+      update notifier_rate_limit b
+         set blocked_until = greatest(b.blocked_until, now() + u.delay_ms * interval '1 millisecond'),
+             updated_at = now()
+        from unnest(?::text[], ?::bigint[]) as u(bucket, delay_ms)
+       where b.bucket = u.bucket
+      """;
+
+  private static final String BLOCKED =
+      "select bucket from notifier_rate_limit where bucket = any(?) and blocked_until > now()";
+
+  private static final String REGISTER =
+      """
+      insert into notifier_rate_limit (bucket, interval_ms) values (?, ?)
+      on conflict (bucket) do update set interval_ms = excluded.interval_ms, updated_at = now()
+      """;
+
   /** What recording a set of results produced; {@code refused} holds claim tokens. */
   record Recorded(Set<UUID> refused, List<Claim> next) {}
 
@@ -125,6 +178,8 @@ final class DeliveryStore {
     enum Kind {
       DELIVERED,
       RETRY,
+      /** The endpoint answered 429: retried after its Retry-After, the attempt not counted. */
+      THROTTLED,
       DEAD,
       /** Given up without blocking the service: only for a REMINDER (see {@link #PARKED}). */
       PARKED
@@ -132,35 +187,114 @@ final class DeliveryStore {
   }
 
   private final Database database;
-  private final String[] channels;
+  private final Buckets buckets;
 
   /** A store that claims deliveries of the signed webhook only. */
   DeliveryStore(Database database) {
-    this(database, List.of("webhook"));
+    this(database, List.of("webhook"), Map.of());
   }
 
   /**
    * A store that claims only deliveries of {@code channels} (the channels this instance has): a
    * delivery for a channel it does not have is left for an instance that has it, with no attempt
-   * counted, however long that takes.
+   * counted, however long that takes. Channels in {@code limits} are claimed at their endpoint's
+   * rate, shared with every instance, and not while the endpoint's 429 lasts.
    */
-  DeliveryStore(Database database, Collection<String> channels) {
+  DeliveryStore(Database database, Collection<String> channels, Map<String, RateLimit> limits) {
     this.database = database;
-    this.channels = channels.toArray(String[]::new);
+    this.buckets = new Buckets(channels, limits);
   }
 
-  /** Claims up to {@code limit} due heads of line of this store's channels. */
-  List<Claim> claim(int limit, Duration lease) {
-    return database.inTransaction(
-        "claiming deliveries",
+  /** Writes the row of every endpoint this store limits (its interval as configured here). */
+  void registerBuckets() {
+    if (buckets.intervals().isEmpty()) {
+      return;
+    }
+    database.inTransaction(
+        "registering rate limits",
         connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
-            statement.setArray(1, connection.createArrayOf("text", channels));
-            statement.setInt(2, limit);
-            statement.setLong(3, lease.toMillis());
+          try (PreparedStatement statement = connection.prepareStatement(REGISTER)) {
+            for (Map.Entry<String, Duration> bucket : buckets.intervals().entrySet()) {
+              statement.setString(1, bucket.getKey());
+              statement.setLong(2, bucket.getValue().toMillis());
+              statement.addBatch();
+            }
+            return statement.executeBatch().length;
+          }
+        });
+  }
+
+  /** Whether a 429 of {@code channel} blocks its endpoint (rather than counting as an attempt). */
+  boolean throttles(String channel) {
+    return buckets.bucketOf(channel) != null;
+  }
+
+  /**
+   * Claims up to {@code limit} due heads of line of this store's channels: freely for channels
+   * without a rate, one per free slot for rate-limited endpoints.
+   */
+  List<Claim> claim(int limit, Duration lease) {
+    List<Claim> claims =
+        database.inTransaction(
+            "claiming deliveries",
+            connection -> {
+              try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
+                statement.setArray(1, connection.createArrayOf("text", free(connection)));
+                statement.setInt(2, limit);
+                statement.setLong(3, lease.toMillis());
+                return claims(statement);
+              }
+            });
+    for (String bucket : buckets.paced()) {
+      if (claims.size() >= limit) {
+        break;
+      }
+      if (!buckets.due(bucket)) {
+        continue;
+      }
+      List<Claim> slot = claimSlot(bucket, lease);
+      if (slot.isEmpty()) {
+        buckets.missed(bucket);
+      }
+      claims = new ArrayList<>(claims);
+      claims.addAll(slot);
+    }
+    return claims;
+  }
+
+  private List<Claim> claimSlot(String bucket, Duration lease) {
+    return database.inTransaction(
+        "claiming a rate-limited delivery",
+        connection -> {
+          try (PreparedStatement statement = connection.prepareStatement(CLAIM_SLOT)) {
+            statement.setArray(
+                1, connection.createArrayOf("text", buckets.channelsOf(bucket).toArray()));
+            statement.setLong(2, buckets.intervals().get(bucket).toMillis());
+            statement.setString(3, bucket);
+            statement.setLong(4, lease.toMillis());
             return claims(statement);
           }
         });
+  }
+
+  /**
+   * The channels claimed without a slot: those without a rate, less those whose endpoint a 429
+   * blocks now (read in the claiming transaction).
+   */
+  private Object[] free(Connection connection) throws SQLException {
+    if (buckets.unpaced().isEmpty()) {
+      return buckets.unlimited().toArray();
+    }
+    Set<String> blocked = new HashSet<>();
+    try (PreparedStatement statement = connection.prepareStatement(BLOCKED)) {
+      statement.setArray(1, connection.createArrayOf("text", buckets.unpaced().toArray()));
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          blocked.add(rows.getString(1));
+        }
+      }
+    }
+    return buckets.free(blocked).toArray();
   }
 
   private static List<Claim> claims(PreparedStatement statement) throws SQLException {
@@ -204,12 +338,17 @@ final class DeliveryStore {
           List<Claim> next = new ArrayList<>();
           List<Result> delivered = new ArrayList<>();
           List<Result> retry = new ArrayList<>();
+          List<Result> throttled = new ArrayList<>();
           List<Result> dead = new ArrayList<>();
           List<Result> parked = new ArrayList<>();
           for (Result result : results) {
             switch (result.kind()) {
               case DELIVERED -> delivered.add(result);
               case RETRY -> retry.add(result);
+              case THROTTLED -> {
+                retry.add(result);
+                throttled.add(result);
+              }
               case DEAD -> dead.add(result);
               case PARKED -> parked.add(result);
             }
@@ -241,7 +380,7 @@ final class DeliveryStore {
             if (chainLimit > 0 && !advanced.isEmpty()) {
               try (PreparedStatement statement = connection.prepareStatement(CLAIM_NEXT)) {
                 statement.setArray(1, connection.createArrayOf("text", advanced.toArray()));
-                statement.setArray(2, connection.createArrayOf("text", channels));
+                statement.setArray(2, connection.createArrayOf("text", free(connection)));
                 statement.setInt(3, chainLimit);
                 statement.setLong(4, lease.toMillis());
                 next.addAll(claims(statement));
@@ -258,7 +397,30 @@ final class DeliveryStore {
                       "int8", retry.stream().map(r -> r.delay().toMillis()).toArray()));
               statement.setArray(4, ints(connection, retry));
               statement.setArray(5, errors(connection, retry));
+              statement.setArray(
+                  6,
+                  connection.createArrayOf(
+                      "int4",
+                      retry.stream()
+                          .map(r -> r.kind() == Result.Kind.THROTTLED ? 1 : 0)
+                          .toArray()));
               collect(statement, accepted);
+            }
+          }
+          if (!throttled.isEmpty()) {
+            try (PreparedStatement statement = connection.prepareStatement(BLOCK)) {
+              statement.setArray(
+                  1,
+                  connection.createArrayOf(
+                      "text",
+                      throttled.stream()
+                          .map(r -> buckets.bucketOf(r.claim().channel()))
+                          .toArray()));
+              statement.setArray(
+                  2,
+                  connection.createArrayOf(
+                      "int8", throttled.stream().map(r -> r.delay().toMillis()).toArray()));
+              statement.executeUpdate();
             }
           }
           if (!dead.isEmpty()) {

@@ -12,6 +12,11 @@ import java.util.List;
  * @param instances the running instances that have the channel
  * @param oldestPendingAt arrival of the oldest pending delivery (ISO-8601), or null
  * @param oldestPendingAgeSeconds its age by the database's clock, 0 without pending deliveries
+ * @param rateLimit the channel's send rate here ({@code 1/1s}, {@code off}), null for a channel
+ *     without one (the signed webhook) or not configured here
+ * @param limited whether deliveries are held back now by the rate ({@code rate}) or by the
+ *     endpoint's 429 ({@code retry-after}), see {@code limitedBy}
+ * @param limitedForSeconds until the endpoint may be sent to again
  */
 public record ChannelState(
     String channel,
@@ -21,7 +26,11 @@ public record ChannelState(
     long dead,
     String oldestPendingAt,
     double oldestPendingAgeSeconds,
-    boolean waitingForInstance) {
+    boolean waitingForInstance,
+    String rateLimit,
+    boolean limited,
+    String limitedBy,
+    double limitedForSeconds) {
   public ChannelState {
     instances = List.copyOf(instances);
   }

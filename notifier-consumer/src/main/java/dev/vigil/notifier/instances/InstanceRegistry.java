@@ -8,6 +8,7 @@ import dev.vigil.kit.PeriodicTask;
 import dev.vigil.kit.db.Database;
 import dev.vigil.notifier.channel.ChannelRoutes;
 import dev.vigil.notifier.channel.ChannelRoutesFile;
+import dev.vigil.notifier.channel.RateLimit;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -50,6 +51,10 @@ public final class InstanceRegistry implements AutoCloseable {
   private final Duration routeMemory;
   private final MultiGauge unservedPending;
   private final MultiGauge unservedAge;
+  private final MultiGauge limited;
+  private final MultiGauge pending;
+  private final MultiGauge pendingAge;
+  private volatile List<ChannelState> lastStates = List.of();
   private volatile List<List<ChannelRoutes.Route>> peerRoutes = List.of();
   private final Set<String> badPeers = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private PeriodicTask task;
@@ -75,6 +80,18 @@ public final class InstanceRegistry implements AutoCloseable {
     this.unservedAge =
         MultiGauge.builder("vigil.notifier.channel.unserved.age.seconds")
             .description("Age of the oldest pending delivery of a channel no running instance has")
+            .register(registry);
+    this.limited =
+        MultiGauge.builder("vigil.notifier.channel.limited")
+            .description("1 while a channel's deliveries wait for its rate limit or a 429")
+            .register(registry);
+    this.pending =
+        MultiGauge.builder("vigil.notifier.channel.pending")
+            .description("Pending deliveries of a channel (its queue)")
+            .register(registry);
+    this.pendingAge =
+        MultiGauge.builder("vigil.notifier.channel.oldest.pending.age.seconds")
+            .description("Age of a channel's oldest pending delivery")
             .register(registry);
   }
 
@@ -150,11 +167,24 @@ public final class InstanceRegistry implements AutoCloseable {
       backlog.put(row.channel(), row);
       servedBy.computeIfAbsent(row.channel(), c -> new ArrayList<>());
     }
+    Map<String, InstanceStore.Bucket> buckets = new TreeMap<>();
+    for (InstanceStore.Bucket bucket :
+        store.buckets(own.limits().values().stream().map(RateLimit::bucket).distinct().toList())) {
+      buckets.put(bucket.bucket(), bucket);
+    }
     List<ChannelState> states = new ArrayList<>();
     servedBy.forEach(
         (channel, instances) -> {
           InstanceStore.Backlog b = backlog.get(channel);
           long pending = b == null ? 0 : b.pending();
+          RateLimit limit = own.limits().get(channel);
+          InstanceStore.Bucket bucket = limit == null ? null : buckets.get(limit.bucket());
+          String limitedBy = null;
+          if (bucket != null && bucket.blocked()) {
+            limitedBy = "retry-after";
+          } else if (bucket != null && bucket.paced() && pending > 0) {
+            limitedBy = "rate";
+          }
           states.add(
               new ChannelState(
                   channel,
@@ -164,22 +194,44 @@ public final class InstanceRegistry implements AutoCloseable {
                   b == null ? 0 : b.dead(),
                   b == null || b.oldestPending() == null ? null : b.oldestPending().toString(),
                   b == null ? 0 : b.oldestAgeSeconds(),
-                  pending > 0 && instances.isEmpty()));
+                  pending > 0 && instances.isEmpty(),
+                  limit == null ? null : limit.text(),
+                  limitedBy != null,
+                  limitedBy,
+                  limitedBy == null ? 0 : bucket.forSeconds()));
         });
     return states;
   }
 
+  /**
+   * The channels as of the last heartbeat (no database read): what {@code /health} shows, so a
+   * health probe never waits on the database for it.
+   */
+  public List<ChannelState> lastChannels() {
+    return lastStates;
+  }
+
   private void publish(List<ChannelState> states) {
-    List<MultiGauge.Row<?>> pending = new ArrayList<>();
-    List<MultiGauge.Row<?>> age = new ArrayList<>();
+    lastStates = List.copyOf(states);
+    List<MultiGauge.Row<?>> unserved = new ArrayList<>();
+    List<MultiGauge.Row<?>> unservedAges = new ArrayList<>();
+    List<MultiGauge.Row<?>> limitedRows = new ArrayList<>();
+    List<MultiGauge.Row<?>> queue = new ArrayList<>();
+    List<MultiGauge.Row<?>> ages = new ArrayList<>();
     for (ChannelState state : states) {
-      boolean unserved = state.instances().isEmpty();
+      boolean none = state.instances().isEmpty();
       Tags tags = Tags.of("channel", state.channel());
-      pending.add(MultiGauge.Row.of(tags, unserved ? state.pending() : 0));
-      age.add(MultiGauge.Row.of(tags, unserved ? state.oldestPendingAgeSeconds() : 0));
+      unserved.add(MultiGauge.Row.of(tags, none ? state.pending() : 0));
+      unservedAges.add(MultiGauge.Row.of(tags, none ? state.oldestPendingAgeSeconds() : 0));
+      limitedRows.add(MultiGauge.Row.of(tags, state.limited() ? 1 : 0));
+      queue.add(MultiGauge.Row.of(tags, state.pending()));
+      ages.add(MultiGauge.Row.of(tags, state.oldestPendingAgeSeconds()));
     }
-    unservedPending.register(pending, true);
-    unservedAge.register(age, true);
+    unservedPending.register(unserved, true);
+    unservedAge.register(unservedAges, true);
+    limited.register(limitedRows, true);
+    pending.register(queue, true);
+    pendingAge.register(ages, true);
   }
 
   static String routesJson(List<ChannelRoutes.Route> routes) {

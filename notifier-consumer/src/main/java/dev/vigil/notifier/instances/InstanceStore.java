@@ -61,6 +61,19 @@ final class InstanceStore {
        group by channel order by channel
       """;
 
+  private static final String BUCKETS =
+      """
+      select bucket, next_at > clock_timestamp(), blocked_until > now(),
+             greatest(0, extract(epoch from greatest(next_at, blocked_until) - clock_timestamp()))
+        from notifier_rate_limit where bucket = any(?)
+      """;
+
+  /**
+   * A rate-limited endpoint as read: {@code paced} while its next slot lies ahead, {@code blocked}
+   * while a 429's Retry-After lasts; {@code forSeconds} until both have passed.
+   */
+  record Bucket(String bucket, boolean paced, boolean blocked, double forSeconds) {}
+
   /** One instance's row as read. */
   record Peer(
       String instanceId, List<String> channels, String routesJson, boolean running, Instant seen) {}
@@ -153,6 +166,31 @@ final class InstanceStore {
                       rows.getLong(3),
                       oldest == null ? null : oldest.toInstant(),
                       Math.max(0, rows.getDouble(5))));
+            }
+            return result;
+          }
+        });
+  }
+
+  List<Bucket> buckets(List<String> keys) {
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    return database.inTransaction(
+        "reading rate limits",
+        c -> {
+          try (PreparedStatement statement = c.prepareStatement(BUCKETS)) {
+            statement.setArray(1, c.createArrayOf("text", keys.toArray()));
+            List<Bucket> result = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+              while (rows.next()) {
+                result.add(
+                    new Bucket(
+                        rows.getString(1),
+                        rows.getBoolean(2),
+                        rows.getBoolean(3),
+                        rows.getDouble(4)));
+              }
             }
             return result;
           }

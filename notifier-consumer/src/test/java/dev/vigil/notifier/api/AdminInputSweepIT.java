@@ -13,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -50,7 +49,8 @@ class AdminInputSweepIT {
                     "classpath:db/notifier",
                     "flyway_notifier_history"));
         ServiceMetrics metrics = ServiceMetrics.create("notifier");
-        HttpApi api = new HttpApi(0, database, metrics, TOKEN, () -> null, () -> {}, List::of)) {
+        HttpApi api =
+            new HttpApi(0, database, metrics, TOKEN, () -> null, () -> {}, ChannelViews.none())) {
       String base = "http://127.0.0.1:" + api.port();
       for (Map.Entry<String, String> hostile : HOSTILE.entrySet()) {
         String v = hostile.getValue();

@@ -14,7 +14,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -32,7 +31,8 @@ class OpenApiIT {
                     db.jdbcUrl(), db.user(), db.password(), 2, "openapi-test", null, null));
         ServiceMetrics metrics = ServiceMetrics.create("notifier");
         HttpApi api =
-            new HttpApi(0, database, metrics, "admin-token-1", () -> null, () -> {}, List::of);
+            new HttpApi(
+                0, database, metrics, "admin-token-1", () -> null, () -> {}, ChannelViews.none());
         HttpClient http = HttpClient.newHttpClient()) {
       HttpResponse<String> served =
           http.send(
