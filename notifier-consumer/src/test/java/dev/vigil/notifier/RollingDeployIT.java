@@ -4,16 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.notifier.channel.SlackContract;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,26 +28,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VigilInfraExtension.class)
 class RollingDeployIT {
   private static final Duration WAIT = Duration.ofSeconds(90);
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  private static Map<String, String> withSlack(FakeChannel slack) {
-    return Map.of(
-        "VIGIL_NOTIFIER_ROUTES",
-        """
-        channels:
-          team: {type: slack, url: "%s"}
-        routes:
-          - {match: pay*, channels: [team, webhook]}
-        """
-            .formatted(slack.url("/services/T0/B0/secret")));
-  }
 
   @Test
   void slackMovesBetweenInstancesWithNothingDeadLostOrSentTwice(TestDatabase db, TestKafka kafka)
       throws Exception {
     try (FakeChannel slack = new FakeChannel(SlackContract::violations, 200, "ok");
         TestStack stack = TestStack.withoutNotifier(db, kafka, Map.of())) {
-      NotifierService oldWithSlack = stack.startInstance(withSlack(slack));
+      NotifierService oldWithSlack = stack.startInstance(TestStack.slackForPay(slack));
       NotifierService oldWithout = stack.startInstance(Map.of());
       List<AlertEvent> down =
           IntStream.range(0, 6).mapToObj(i -> TestStack.failed("pay-" + i)).toList();
@@ -77,13 +59,13 @@ class RollingDeployIT {
       up.forEach(stack::produce);
       await()
           .atMost(WAIT)
-          .until(() -> up.stream().allMatch(e -> "DELIVERED".equals(status(stack, e, "webhook"))));
+          .until(() -> up.stream().allMatch(e -> "DELIVERED".equals(stack.status(e, "webhook"))));
       await()
           .atMost(WAIT)
           .untilAsserted(
               () ->
                   assertThat(
-                          get(oldWithout, "/metrics", null)
+                          NotifierHttp.get(oldWithout, "/metrics", null)
                               .lines()
                               .filter(
                                   l ->
@@ -92,12 +74,13 @@ class RollingDeployIT {
                               .toList())
                       .singleElement()
                       .satisfies(l -> assertThat(l).endsWith(" 6.0")));
-      JsonNode team = channel(oldWithout, "team");
+      JsonNode team = NotifierHttp.channel(oldWithout, "team");
       assertThat(team.path("waitingForInstance").asBoolean()).isTrue();
       assertThat(team.path("pending").asLong()).isEqualTo(6);
       assertThat(team.path("instances")).isEmpty();
       assertThat(team.path("configuredHere").asBoolean()).isFalse();
-      assertThat(channel(oldWithout, "webhook").path("waitingForInstance").asBoolean()).isFalse();
+      assertThat(NotifierHttp.channel(oldWithout, "webhook").path("waitingForInstance").asBoolean())
+          .isFalse();
       assertThat(
               stack.count(
                   "select coalesce(sum(attempts), 0) from notifier_receipt"
@@ -109,7 +92,7 @@ class RollingDeployIT {
       // the restart that swaps them: the instance without Slack comes back with it, and the other
       // without it
       stack.stopInstance(oldWithout);
-      NotifierService newWithSlack = stack.startInstance(withSlack(slack));
+      NotifierService newWithSlack = stack.startInstance(TestStack.slackForPay(slack));
       stack.startInstance(Map.of());
       await().atMost(WAIT).until(() -> unfinished(stack) == 0);
 
@@ -134,7 +117,7 @@ class RollingDeployIT {
             .as("webhook request of %s", event.service())
             .hasSize(1);
       }
-      assertThat(channel(newWithSlack, "team").path("instances")).hasSize(1);
+      assertThat(NotifierHttp.channel(newWithSlack, "team").path("instances")).hasSize(1);
     }
   }
 
@@ -144,36 +127,5 @@ class RollingDeployIT {
 
   private static long rows(TestStack stack, String channel) {
     return stack.count("select count(*) from notifier_receipt where channel = '" + channel + "'");
-  }
-
-  private static String status(TestStack stack, AlertEvent event, String channel) {
-    return stack.scalar(
-        "select status from notifier_receipt where event_id = '"
-            + event.eventId()
-            + "' and channel = '"
-            + channel
-            + "'");
-  }
-
-  private static JsonNode channel(NotifierService instance, String name) throws Exception {
-    for (JsonNode channel :
-        JSON.readTree(get(instance, "/admin/channels", TestStack.ADMIN_TOKEN))) {
-      if (channel.path("channel").asText().equals(name)) {
-        return channel;
-      }
-    }
-    throw new AssertionError("channel " + name + " not listed by /admin/channels");
-  }
-
-  static String get(NotifierService instance, String path, String token) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://localhost:" + instance.httpPort() + path))
-            .timeout(Duration.ofSeconds(30));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    try (HttpClient client = HttpClient.newHttpClient()) {
-      return client.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
-    }
   }
 }

@@ -201,6 +201,42 @@ final class TestStack implements AutoCloseable {
     return scalar("select status from notifier_receipt where event_id = '" + eventId + "'");
   }
 
+  /** The status of {@code event}'s delivery on {@code channel} ("null" when it has none). */
+  String status(AlertEvent event, String channel) {
+    return String.valueOf(
+        scalar(
+            "select status from notifier_receipt where event_id = '"
+                + event.eventId()
+                + "' and channel = '"
+                + channel
+                + "'"));
+  }
+
+  long attempts(AlertEvent event, String channel) {
+    return count(
+        "select attempts from notifier_receipt where event_id = '"
+            + event.eventId()
+            + "' and channel = '"
+            + channel
+            + "'");
+  }
+
+  /**
+   * Settings of an instance with one Slack channel, {@code team}, for the services {@code pay*}
+   * (and the signed webhook).
+   */
+  static Map<String, String> slackForPay(FakeChannel slack) {
+    return Map.of(
+        "VIGIL_NOTIFIER_ROUTES",
+        """
+        channels:
+          team: {type: slack, url: "%s"}
+        routes:
+          - {match: pay*, channels: [team, webhook]}
+        """
+            .formatted(slack.url("/services/T0/B0/secret")));
+  }
+
   void awaitStatus(UUID eventId, String status) {
     await().atMost(Duration.ofSeconds(30)).until(() -> status.equals(status(eventId)));
   }

@@ -74,25 +74,34 @@ public final class InstanceRegistry implements AutoCloseable {
     this.liveness = heartbeat.multipliedBy(3);
     this.routeMemory = routeMemory;
     this.unservedPending =
-        MultiGauge.builder("vigil.notifier.channel.unserved.pending")
-            .description("Pending deliveries of a channel that no running notifier instance has")
-            .register(registry);
+        gauge(
+            registry,
+            "vigil.notifier.channel.unserved.pending",
+            "Pending deliveries of a channel that no running notifier instance has");
     this.unservedAge =
-        MultiGauge.builder("vigil.notifier.channel.unserved.age.seconds")
-            .description("Age of the oldest pending delivery of a channel no running instance has")
-            .register(registry);
+        gauge(
+            registry,
+            "vigil.notifier.channel.unserved.age.seconds",
+            "Age of the oldest pending delivery of a channel no running instance has");
     this.limited =
-        MultiGauge.builder("vigil.notifier.channel.limited")
-            .description("1 while a channel's deliveries wait for its rate limit or a 429")
-            .register(registry);
+        gauge(
+            registry,
+            "vigil.notifier.channel.limited",
+            "1 while a channel's deliveries wait for its rate limit or a 429");
     this.pending =
-        MultiGauge.builder("vigil.notifier.channel.pending")
-            .description("Pending deliveries of a channel (its queue)")
-            .register(registry);
+        gauge(
+            registry,
+            "vigil.notifier.channel.pending",
+            "Pending deliveries of a channel (its queue)");
     this.pendingAge =
-        MultiGauge.builder("vigil.notifier.channel.oldest.pending.age.seconds")
-            .description("Age of a channel's oldest pending delivery")
-            .register(registry);
+        gauge(
+            registry,
+            "vigil.notifier.channel.oldest.pending.age.seconds",
+            "Age of a channel's oldest pending delivery");
+  }
+
+  private static MultiGauge gauge(MeterRegistry registry, String name, String description) {
+    return MultiGauge.builder(name).description(description).register(registry);
   }
 
   /**
