@@ -78,7 +78,9 @@ final class DeliveryStore {
       returning u.token, r.service
       """;
 
-  /** {@code refund} 1: the attempt does not count (the endpoint's 429, see {@link #BLOCK}). */
+  /**
+   * {@code refund} 1: the attempt does not count (the endpoint's 429, see {@link RateLimitStore}).
+   */
   private static final String RETRY =
       """
       update notifier_receipt r
@@ -120,56 +122,6 @@ final class DeliveryStore {
   private static final String CLAIM_NEXT =
       claimStatement("service = any(?) and channel = any(?) and");
 
-  /**
-   * Claims one due head of a rate-limited endpoint's channels, and only if the endpoint's next slot
-   * has come and no 429 blocks it; the same statement moves the slot one interval on (database
-   * clock), so every instance together sends at most the endpoint's rate. Without a due head the
-   * slot is left as it was.
-   */
-  private static final String CLAIM_SLOT =
-      """
-      with candidate as (
-        select event_id, channel from notifier_receipt
-         where channel = any(?) and head and status = 'PENDING' and available_at <= now()
-         order by available_at
-         limit 1
-         for update skip locked),
-      slot as (
-        update notifier_rate_limit
-           set next_at = greatest(next_at, clock_timestamp()) + ? * interval '1 millisecond',
-               updated_at = now()
-         where bucket = ? and next_at <= clock_timestamp() and blocked_until <= clock_timestamp()
-           and exists (select 1 from candidate)
-        returning bucket)
-      update notifier_receipt r
-         set claim_token = gen_random_uuid(),
-             available_at = clock_timestamp() + ? * interval '1 millisecond',
-             attempts = r.attempts + 1
-        from candidate c, slot
-       where r.event_id = c.event_id and r.channel = c.channel
-      returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at,
-                r.channel
-      """;
-
-  /** After a 429: nothing more is claimed for the endpoint until its Retry-After has passed. */
-  private static final String BLOCK =
-      """
-      update notifier_rate_limit b
-         set blocked_until = greatest(b.blocked_until, now() + u.delay_ms * interval '1 millisecond'),
-             updated_at = now()
-        from unnest(?::text[], ?::bigint[]) as u(bucket, delay_ms)
-       where b.bucket = u.bucket
-      """;
-
-  private static final String BLOCKED =
-      "select bucket from notifier_rate_limit where bucket = any(?) and blocked_until > now()";
-
-  private static final String REGISTER =
-      """
-      insert into notifier_rate_limit (bucket, interval_ms) values (?, ?)
-      on conflict (bucket) do update set interval_ms = excluded.interval_ms, updated_at = now()
-      """;
-
   /** What recording a set of results produced; {@code refused} holds claim tokens. */
   record Recorded(Set<UUID> refused, List<Claim> next) {}
 
@@ -187,7 +139,7 @@ final class DeliveryStore {
   }
 
   private final Database database;
-  private final Buckets buckets;
+  private final RateLimitStore rateLimits;
 
   /** A store that claims deliveries of the signed webhook only. */
   DeliveryStore(Database database) {
@@ -202,31 +154,17 @@ final class DeliveryStore {
    */
   DeliveryStore(Database database, Collection<String> channels, Map<String, RateLimit> limits) {
     this.database = database;
-    this.buckets = new Buckets(channels, limits);
+    this.rateLimits = new RateLimitStore(database, new Buckets(channels, limits));
   }
 
-  /** Writes the row of every endpoint this store limits (its interval as configured here). */
+  /** Writes the row of every endpoint this store limits (see {@link RateLimitStore}). */
   void registerBuckets() {
-    if (buckets.intervals().isEmpty()) {
-      return;
-    }
-    database.inTransaction(
-        "registering rate limits",
-        connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(REGISTER)) {
-            for (Map.Entry<String, Duration> bucket : buckets.intervals().entrySet()) {
-              statement.setString(1, bucket.getKey());
-              statement.setLong(2, bucket.getValue().toMillis());
-              statement.addBatch();
-            }
-            return statement.executeBatch().length;
-          }
-        });
+    rateLimits.register();
   }
 
   /** Whether a 429 of {@code channel} blocks its endpoint (rather than counting as an attempt). */
   boolean throttles(String channel) {
-    return buckets.bucketOf(channel) != null;
+    return rateLimits.throttles(channel);
   }
 
   /**
@@ -239,65 +177,21 @@ final class DeliveryStore {
             "claiming deliveries",
             connection -> {
               try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
-                statement.setArray(1, connection.createArrayOf("text", free(connection)));
+                statement.setArray(
+                    1, connection.createArrayOf("text", rateLimits.free(connection)));
                 statement.setInt(2, limit);
                 statement.setLong(3, lease.toMillis());
                 return claims(statement);
               }
             });
-    for (String bucket : buckets.paced()) {
-      if (claims.size() >= limit) {
-        break;
-      }
-      if (!buckets.due(bucket)) {
-        continue;
-      }
-      List<Claim> slot = claimSlot(bucket, lease);
-      if (slot.isEmpty()) {
-        buckets.missed(bucket);
-      }
+    if (claims.size() < limit) {
       claims = new ArrayList<>(claims);
-      claims.addAll(slot);
+      claims.addAll(rateLimits.claimPaced(limit - claims.size(), lease));
     }
     return claims;
   }
 
-  private List<Claim> claimSlot(String bucket, Duration lease) {
-    return database.inTransaction(
-        "claiming a rate-limited delivery",
-        connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(CLAIM_SLOT)) {
-            statement.setArray(
-                1, connection.createArrayOf("text", buckets.channelsOf(bucket).toArray()));
-            statement.setLong(2, buckets.intervals().get(bucket).toMillis());
-            statement.setString(3, bucket);
-            statement.setLong(4, lease.toMillis());
-            return claims(statement);
-          }
-        });
-  }
-
-  /**
-   * The channels claimed without a slot: those without a rate, less those whose endpoint a 429
-   * blocks now (read in the claiming transaction).
-   */
-  private Object[] free(Connection connection) throws SQLException {
-    if (buckets.unpaced().isEmpty()) {
-      return buckets.unlimited().toArray();
-    }
-    Set<String> blocked = new HashSet<>();
-    try (PreparedStatement statement = connection.prepareStatement(BLOCKED)) {
-      statement.setArray(1, connection.createArrayOf("text", buckets.unpaced().toArray()));
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          blocked.add(rows.getString(1));
-        }
-      }
-    }
-    return buckets.free(blocked).toArray();
-  }
-
-  private static List<Claim> claims(PreparedStatement statement) throws SQLException {
+  static List<Claim> claims(PreparedStatement statement) throws SQLException {
     List<Claim> claims = new ArrayList<>();
     try (ResultSet rows = statement.executeQuery()) {
       while (rows.next()) {
@@ -380,7 +274,8 @@ final class DeliveryStore {
             if (chainLimit > 0 && !advanced.isEmpty()) {
               try (PreparedStatement statement = connection.prepareStatement(CLAIM_NEXT)) {
                 statement.setArray(1, connection.createArrayOf("text", advanced.toArray()));
-                statement.setArray(2, connection.createArrayOf("text", free(connection)));
+                statement.setArray(
+                    2, connection.createArrayOf("text", rateLimits.free(connection)));
                 statement.setInt(3, chainLimit);
                 statement.setLong(4, lease.toMillis());
                 next.addAll(claims(statement));
@@ -408,20 +303,7 @@ final class DeliveryStore {
             }
           }
           if (!throttled.isEmpty()) {
-            try (PreparedStatement statement = connection.prepareStatement(BLOCK)) {
-              statement.setArray(
-                  1,
-                  connection.createArrayOf(
-                      "text",
-                      throttled.stream()
-                          .map(r -> buckets.bucketOf(r.claim().channel()))
-                          .toArray()));
-              statement.setArray(
-                  2,
-                  connection.createArrayOf(
-                      "int8", throttled.stream().map(r -> r.delay().toMillis()).toArray()));
-              statement.executeUpdate();
-            }
+            rateLimits.block(connection, throttled);
           }
           if (!dead.isEmpty()) {
             try (PreparedStatement statement = connection.prepareStatement(DEAD)) {

@@ -1,17 +1,10 @@
 package dev.vigil.notifier.instances;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.vigil.kit.PeriodicTask;
 import dev.vigil.kit.db.Database;
 import dev.vigil.notifier.channel.ChannelRoutes;
-import dev.vigil.notifier.channel.ChannelRoutesFile;
 import dev.vigil.notifier.channel.RateLimit;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
-import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -40,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class InstanceRegistry implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(InstanceRegistry.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final InstanceStore store;
   private final String instanceId;
@@ -49,11 +41,7 @@ public final class InstanceRegistry implements AutoCloseable {
   private final Duration heartbeat;
   private final Duration liveness;
   private final Duration routeMemory;
-  private final MultiGauge unservedPending;
-  private final MultiGauge unservedAge;
-  private final MultiGauge limited;
-  private final MultiGauge pending;
-  private final MultiGauge pendingAge;
+  private final ChannelMetrics metrics;
   private volatile List<ChannelState> lastStates = List.of();
   private volatile List<List<ChannelRoutes.Route>> peerRoutes = List.of();
   private final Set<String> badPeers = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -69,39 +57,11 @@ public final class InstanceRegistry implements AutoCloseable {
     this.store = new InstanceStore(database);
     this.instanceId = instanceId;
     this.own = own;
-    this.ownRoutesJson = routesJson(own.routes());
+    this.ownRoutesJson = PeerRoutes.json(own.routes());
     this.heartbeat = heartbeat;
     this.liveness = heartbeat.multipliedBy(3);
     this.routeMemory = routeMemory;
-    this.unservedPending =
-        gauge(
-            registry,
-            "vigil.notifier.channel.unserved.pending",
-            "Pending deliveries of a channel that no running notifier instance has");
-    this.unservedAge =
-        gauge(
-            registry,
-            "vigil.notifier.channel.unserved.age.seconds",
-            "Age of the oldest pending delivery of a channel no running instance has");
-    this.limited =
-        gauge(
-            registry,
-            "vigil.notifier.channel.limited",
-            "1 while a channel's deliveries wait for its rate limit or a 429");
-    this.pending =
-        gauge(
-            registry,
-            "vigil.notifier.channel.pending",
-            "Pending deliveries of a channel (its queue)");
-    this.pendingAge =
-        gauge(
-            registry,
-            "vigil.notifier.channel.oldest.pending.age.seconds",
-            "Age of a channel's oldest pending delivery");
-  }
-
-  private static MultiGauge gauge(MeterRegistry registry, String name, String description) {
-    return MultiGauge.builder(name).description(description).register(registry);
+    this.metrics = new ChannelMetrics(registry);
   }
 
   /**
@@ -128,7 +88,7 @@ public final class InstanceRegistry implements AutoCloseable {
         continue;
       }
       try {
-        tables.add(parseRoutes(peer.routesJson()));
+        tables.add(PeerRoutes.parse(peer.routesJson()));
       } catch (IllegalArgumentException e) {
         if (badPeers.add(peer.instanceId())) {
           LOG.warn(
@@ -222,67 +182,7 @@ public final class InstanceRegistry implements AutoCloseable {
 
   private void publish(List<ChannelState> states) {
     lastStates = List.copyOf(states);
-    List<MultiGauge.Row<?>> unserved = new ArrayList<>();
-    List<MultiGauge.Row<?>> unservedAges = new ArrayList<>();
-    List<MultiGauge.Row<?>> limitedRows = new ArrayList<>();
-    List<MultiGauge.Row<?>> queue = new ArrayList<>();
-    List<MultiGauge.Row<?>> ages = new ArrayList<>();
-    for (ChannelState state : states) {
-      boolean none = state.instances().isEmpty();
-      Tags tags = Tags.of("channel", state.channel());
-      unserved.add(MultiGauge.Row.of(tags, none ? state.pending() : 0));
-      unservedAges.add(MultiGauge.Row.of(tags, none ? state.oldestPendingAgeSeconds() : 0));
-      limitedRows.add(MultiGauge.Row.of(tags, state.limited() ? 1 : 0));
-      queue.add(MultiGauge.Row.of(tags, state.pending()));
-      ages.add(MultiGauge.Row.of(tags, state.oldestPendingAgeSeconds()));
-    }
-    unservedPending.register(unserved, true);
-    unservedAge.register(unservedAges, true);
-    limited.register(limitedRows, true);
-    pending.register(queue, true);
-    pendingAge.register(ages, true);
-  }
-
-  static String routesJson(List<ChannelRoutes.Route> routes) {
-    ArrayNode array = JSON.createArrayNode();
-    for (ChannelRoutes.Route route : routes) {
-      var node = array.addObject();
-      node.put("match", route.match());
-      route.channels().forEach(node.putArray("channels")::add);
-    }
-    return array.toString();
-  }
-
-  /** A peer's routes as it wrote them; refused (with why) when any part is not well formed. */
-  static List<ChannelRoutes.Route> parseRoutes(String json) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(json);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("routes are not JSON");
-    }
-    if (root == null || !root.isArray()) {
-      throw new IllegalArgumentException("routes are not a list");
-    }
-    List<ChannelRoutes.Route> routes = new ArrayList<>();
-    for (JsonNode node : root) {
-      String match = node.path("match").asText("");
-      if (!match.matches(ChannelRoutesFile.MATCH)) {
-        throw new IllegalArgumentException("a route's match is not well formed");
-      }
-      List<String> channels = new ArrayList<>();
-      for (JsonNode channel : node.path("channels")) {
-        if (!channel.isTextual() || !channel.asText().matches(ChannelRoutesFile.NAME)) {
-          throw new IllegalArgumentException("a route names a channel that is not well formed");
-        }
-        channels.add(channel.asText());
-      }
-      if (channels.isEmpty()) {
-        throw new IllegalArgumentException("a route names no channel");
-      }
-      routes.add(new ChannelRoutes.Route(match, channels));
-    }
-    return routes;
+    metrics.publish(states);
   }
 
   /** Stops the heartbeat and marks this instance stopped (its routes stay in effect a while). */
