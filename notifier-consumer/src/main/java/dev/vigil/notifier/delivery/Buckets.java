@@ -91,6 +91,11 @@ final class Buckets {
     return at == null || System.nanoTime() - at >= 0;
   }
 
+  /** New work arrived: ask for every bucket's slot at the next claim. */
+  void nudge() {
+    nextTry.clear();
+  }
+
   /** No slot (or nothing due): ask again after a quarter of the interval, 10 to 250 ms. */
   void missed(String bucket) {
     long quarter = intervals.get(bucket).toNanos() / 4;

@@ -86,6 +86,7 @@ public final class Delivery implements AutoCloseable {
 
   /** Wakes idle workers (new receipts or an operator replay). */
   public void wake() {
+    store.nudge();
     workers.forEach(DeliveryWorker::wake);
   }
 

@@ -162,6 +162,11 @@ final class DeliveryStore {
     rateLimits.register();
   }
 
+  /** New work: paced endpoints are asked for a slot at the next claim, not after their pause. */
+  void nudge() {
+    rateLimits.nudge();
+  }
+
   /** Whether a 429 of {@code channel} blocks its endpoint (rather than counting as an attempt). */
   boolean throttles(String channel) {
     return rateLimits.throttles(channel);

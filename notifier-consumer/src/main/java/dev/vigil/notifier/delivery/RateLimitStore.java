@@ -95,6 +95,11 @@ final class RateLimitStore {
         });
   }
 
+  /** New receipts or a replay: paced endpoints are asked for a slot at the next claim. */
+  void nudge() {
+    buckets.nudge();
+  }
+
   /** Whether a 429 of {@code channel} blocks its endpoint. */
   boolean throttles(String channel) {
     return buckets.bucketOf(channel) != null;
