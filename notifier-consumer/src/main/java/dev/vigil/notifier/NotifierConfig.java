@@ -4,6 +4,7 @@ import static dev.vigil.kit.CommonSettings.DB_PASSWORD;
 import static dev.vigil.kit.CommonSettings.DB_URL;
 import static dev.vigil.kit.CommonSettings.DB_USER;
 import static dev.vigil.kit.CommonSettings.HTTP_PORT;
+import static dev.vigil.kit.CommonSettings.INSTANCE_ID;
 import static dev.vigil.kit.CommonSettings.KAFKA_BOOTSTRAP_SERVERS;
 import static dev.vigil.kit.CommonSettings.TOPIC;
 import static dev.vigil.kit.CommonSettings.WEBHOOK_SECRETS;
@@ -107,6 +108,20 @@ public final class NotifierConfig extends ServiceConfig {
       Setting.string("VIGIL_NOTIFIER_PUBLIC_URL", "")
           .doc("The monitor's public base URL: links to its status page and API in alerts.");
 
+  public static final Setting<Duration> HEARTBEAT =
+      Setting.duration("VIGIL_NOTIFIER_HEARTBEAT", "5s")
+          .range("100ms", "1m")
+          .doc(
+              "How often the instance advertises its channels and routes in the database; it counts"
+                  + " as running until three heartbeats are missed.");
+  public static final Setting<Duration> ROUTE_MEMORY =
+      Setting.duration("VIGIL_NOTIFIER_ROUTE_MEMORY", "5m")
+          .range("0s", "24h")
+          .doc(
+              "Every instance's intake applies the routes of its peers too, and of peers stopped no"
+                  + " longer ago than this, so a restart of the only instance with a channel loses"
+                  + " none of its deliveries (they wait for it).");
+
   public static final Setting<Duration> START_LOOKBACK =
       Setting.duration("VIGIL_NOTIFIER_START_LOOKBACK", "1h")
           .range("0s", "87600h")
@@ -121,6 +136,7 @@ public final class NotifierConfig extends ServiceConfig {
               DB_USER,
               DB_PASSWORD,
               HTTP_PORT.withDefault("8083").doc("Port for /health, /metrics and /admin; 0 = any."),
+              INSTANCE_ID,
               KAFKA_BOOTSTRAP_SERVERS,
               TOPIC,
               GROUP_ID,
@@ -145,6 +161,8 @@ public final class NotifierConfig extends ServiceConfig {
               RETRY_AFTER_MAX,
               LEASE,
               POLL_INTERVAL,
+              HEARTBEAT,
+              ROUTE_MEMORY,
               RECEIPT_RETENTION)
           .rule(
               "%s must exceed %s + %s, or a slow request could be sent twice at once"

@@ -6,12 +6,14 @@ import static dev.vigil.notifier.NotifierConfig.BACKOFF_MAX;
 import static dev.vigil.notifier.NotifierConfig.BATCH_SIZE;
 import static dev.vigil.notifier.NotifierConfig.CONNECT_TIMEOUT;
 import static dev.vigil.notifier.NotifierConfig.GROUP_ID;
+import static dev.vigil.notifier.NotifierConfig.HEARTBEAT;
 import static dev.vigil.notifier.NotifierConfig.LEASE;
 import static dev.vigil.notifier.NotifierConfig.MAX_ATTEMPTS;
 import static dev.vigil.notifier.NotifierConfig.POLL_INTERVAL;
 import static dev.vigil.notifier.NotifierConfig.READ_TIMEOUT;
 import static dev.vigil.notifier.NotifierConfig.RECEIPT_RETENTION;
 import static dev.vigil.notifier.NotifierConfig.RETRY_AFTER_MAX;
+import static dev.vigil.notifier.NotifierConfig.ROUTE_MEMORY;
 import static dev.vigil.notifier.NotifierConfig.START_LOOKBACK;
 import static dev.vigil.notifier.NotifierConfig.WORKERS;
 
@@ -19,9 +21,11 @@ import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.notifier.api.ChannelViews;
 import dev.vigil.notifier.api.HttpApi;
 import dev.vigil.notifier.delivery.Delivery;
 import dev.vigil.notifier.delivery.DeliveryOptions;
+import dev.vigil.notifier.instances.InstanceRegistry;
 import dev.vigil.notifier.intake.ReceiptConsumer;
 import dev.vigil.notifier.intake.ReceiptRetention;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -67,6 +71,19 @@ public final class NotifierService implements AutoCloseable {
       parts.add(database);
       startClock.step("database");
       metrics.bindPool(database.dataSource());
+      // Started before delivery and intake, closed after them: peers see this instance's channels
+      // while it claims, and the intake applies the peers' routes from its first record.
+      InstanceRegistry instances =
+          new InstanceRegistry(
+                  database,
+                  config.instanceId(),
+                  config.channels(),
+                  config.get(HEARTBEAT),
+                  config.get(ROUTE_MEMORY),
+                  registry)
+              .start();
+      parts.add(instances);
+      startClock.step("instances");
       Delivery delivery =
           new Delivery(
               database,
@@ -104,7 +121,7 @@ public final class NotifierService implements AutoCloseable {
                   config.get(GROUP_ID),
                   config.get(START_LOOKBACK),
                   config.kafkaClient().asMap(),
-                  config.channels()::channelsFor),
+                  instances::channelsFor),
               registry,
               delivery::wake);
       intake.start();
@@ -117,7 +134,8 @@ public final class NotifierService implements AutoCloseable {
               metrics,
               config.get(ADMIN_TOKEN),
               intake::problem,
-              delivery::wake);
+              delivery::wake,
+              new ChannelViews(instances::channels, instances::lastChannels));
       parts.add(api);
       startClock.step("api");
       LOG.info("notifier started port={} {} config={}", api.port(), startClock.summary(), config);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -21,13 +22,21 @@ import java.util.function.Function;
  * violations as the body, as the real services answer invalid requests).
  */
 final class FakeChannel implements AutoCloseable {
-  record Received(String path, String contentType, JsonNode body, List<String> violations) {}
+  /** One request and the status it was answered with. */
+  record Received(
+      String path, String contentType, JsonNode body, List<String> violations, int status) {}
 
   private final HttpServer server;
   private final Function<JsonNode, List<String>> contract;
   final List<Received> received = new CopyOnWriteArrayList<>();
   private volatile int status;
   private volatile String answer;
+  private volatile RateEnforcer limit;
+  private final AtomicInteger throttleNext = new AtomicInteger();
+  private volatile long throttleSeconds;
+
+  /** Requests beyond the enforced rate (answered 429, as the vendor does). */
+  final List<Received> overLimit = new CopyOnWriteArrayList<>();
 
   FakeChannel(Function<JsonNode, List<String>> contract, int status, String answer) {
     this.contract = contract;
@@ -47,6 +56,45 @@ final class FakeChannel implements AutoCloseable {
   void answer(int status, String body) {
     this.answer = body;
     this.status = status;
+  }
+
+  /**
+   * From now on, enforce the vendor's rate as Slack documents it for an incoming webhook: one
+   * message per second, short bursts allowed (a bucket of {@code burst} messages refilled at one a
+   * second). A message beyond it is answered 429 with {@code Retry-After: 1} and kept in {@link
+   * #overLimit}.
+   */
+  void enforceOnePerSecond(int burst) {
+    this.limit = new RateEnforcer(burst, System.nanoTime());
+  }
+
+  /** Answers the next {@code count} valid requests 429 with {@code Retry-After: seconds}. */
+  void throttleNext(int count, long seconds) {
+    this.throttleSeconds = seconds;
+    this.throttleNext.set(count);
+  }
+
+  /** Token bucket of the rate check: refills one token a second up to {@code burst}. */
+  private static final class RateEnforcer {
+    private final int burst;
+    private double tokens;
+    private long last;
+
+    RateEnforcer(int burst, long now) {
+      this.burst = burst;
+      this.tokens = burst;
+      this.last = now;
+    }
+
+    synchronized boolean take(long now) {
+      tokens = Math.min(burst, tokens + (now - last) / 1e9);
+      last = now;
+      if (tokens >= 1) {
+        tokens -= 1;
+        return true;
+      }
+      return false;
+    }
   }
 
   String url(String path) {
@@ -78,9 +126,26 @@ final class FakeChannel implements AutoCloseable {
         violations.add("body is not JSON");
       }
       violations.addAll(contract.apply(body));
-      received.add(new Received(exchange.getRequestURI().getPath(), contentType, body, violations));
       int code = violations.isEmpty() ? status : 400;
       String reply = violations.isEmpty() ? answer : "{\"errors\":" + quoted(violations) + "}";
+      RateEnforcer enforcer = limit;
+      boolean over = false;
+      if (code < 300 && throttleNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        code = 429;
+        reply = "rate_limited";
+        exchange.getResponseHeaders().set("Retry-After", Long.toString(throttleSeconds));
+      } else if (code < 300 && enforcer != null && !enforcer.take(System.nanoTime())) {
+        over = true;
+        code = 429;
+        reply = "rate_limited";
+        exchange.getResponseHeaders().set("Retry-After", "1");
+      }
+      Received request =
+          new Received(exchange.getRequestURI().getPath(), contentType, body, violations, code);
+      received.add(request);
+      if (over) {
+        overLimit.add(request);
+      }
       byte[] out = reply.getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(code, out.length == 0 ? -1 : out.length);
       if (out.length > 0) {

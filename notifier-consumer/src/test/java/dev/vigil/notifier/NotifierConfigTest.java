@@ -8,7 +8,9 @@ import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +80,29 @@ class NotifierConfigTest {
                 + " VIGIL_WEBHOOK_READ_TIMEOUT")
         .hasMessageContaining(
             "VIGIL_NOTIFIER_BACKOFF_MAX must be >= VIGIL_NOTIFIER_BACKOFF_INITIAL");
+  }
+
+  @Test
+  void heartbeatAndRouteMemoryAreRefusedWithTheirKeyWhenOutOfRangeOrNotDurations() {
+    assertThat(new NotifierConfig(new Settings(minimal())).get(NotifierConfig.HEARTBEAT))
+        .isEqualTo(Duration.ofSeconds(5));
+    // heartbeat 100ms to 1m, route memory 0s to 24h
+    for (String bad :
+        List.of(
+            "99ms|25h",
+            "2m|-1s",
+            "soon|later",
+            "5s\u0000|1m\u0000",
+            "9".repeat(4000) + "h|" + "9".repeat(4000) + "h")) {
+      Map<String, String> env = minimal();
+      env.put("VIGIL_NOTIFIER_HEARTBEAT", bad.split("\\|")[0]);
+      env.put("VIGIL_NOTIFIER_ROUTE_MEMORY", bad.split("\\|")[1]);
+      assertThatThrownBy(() -> new NotifierConfig(new Settings(env)))
+          .as(bad)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("VIGIL_NOTIFIER_HEARTBEAT")
+          .hasMessageContaining("VIGIL_NOTIFIER_ROUTE_MEMORY");
+    }
   }
 
   @Test

@@ -49,6 +49,7 @@ final class TestStack implements AutoCloseable {
   private final Map<String, String> overrides;
   private final KafkaProducer<byte[], byte[]> producer;
   NotifierService notifier;
+  private final List<NotifierService> more = new ArrayList<>();
 
   private TestStack(TestDatabase db, TestKafka kafka, Map<String, String> overrides) {
     this.db = db;
@@ -107,12 +108,31 @@ final class TestStack implements AutoCloseable {
     settings.put("VIGIL_WEBHOOK_READ_TIMEOUT", "60s");
     settings.put("VIGIL_WEBHOOK_CONNECT_TIMEOUT", "10s");
     settings.put("VIGIL_NOTIFIER_LEASE", "120s");
+    settings.put("VIGIL_NOTIFIER_HEARTBEAT", "200ms");
     settings.putAll(overrides);
     return settings;
   }
 
   void startNotifier() {
     notifier = NotifierService.start(new NotifierConfig(new Settings(notifierSettings())));
+  }
+
+  /**
+   * Another notifier instance on the same database, topic and consumer group, with {@code extra}
+   * settings on top of this stack's; closed with the stack unless stopped before.
+   */
+  NotifierService startInstance(Map<String, String> extra) {
+    Map<String, String> settings = notifierSettings();
+    settings.putAll(extra);
+    NotifierService instance = NotifierService.start(new NotifierConfig(new Settings(settings)));
+    more.add(instance);
+    return instance;
+  }
+
+  /** Stops an instance started by {@link #startInstance} (a clean stop). */
+  void stopInstance(NotifierService instance) {
+    more.remove(instance);
+    instance.close();
   }
 
   void stopNotifier() {
@@ -181,6 +201,42 @@ final class TestStack implements AutoCloseable {
     return scalar("select status from notifier_receipt where event_id = '" + eventId + "'");
   }
 
+  /** The status of {@code event}'s delivery on {@code channel} ("null" when it has none). */
+  String status(AlertEvent event, String channel) {
+    return String.valueOf(
+        scalar(
+            "select status from notifier_receipt where event_id = '"
+                + event.eventId()
+                + "' and channel = '"
+                + channel
+                + "'"));
+  }
+
+  long attempts(AlertEvent event, String channel) {
+    return count(
+        "select attempts from notifier_receipt where event_id = '"
+            + event.eventId()
+            + "' and channel = '"
+            + channel
+            + "'");
+  }
+
+  /**
+   * Settings of an instance with one Slack channel, {@code team}, for the services {@code pay*}
+   * (and the signed webhook).
+   */
+  static Map<String, String> slackForPay(FakeChannel slack) {
+    return Map.of(
+        "VIGIL_NOTIFIER_ROUTES",
+        """
+        channels:
+          team: {type: slack, url: "%s"}
+        routes:
+          - {match: pay*, channels: [team, webhook]}
+        """
+            .formatted(slack.url("/services/T0/B0/secret")));
+  }
+
   void awaitStatus(UUID eventId, String status) {
     await().atMost(Duration.ofSeconds(30)).until(() -> status.equals(status(eventId)));
   }
@@ -227,6 +283,7 @@ final class TestStack implements AutoCloseable {
   public void close() {
     try {
       stopNotifier();
+      List.copyOf(more).forEach(this::stopInstance);
     } finally {
       producer.close();
       receiver.close();

@@ -9,8 +9,12 @@ import dev.vigil.kit.http.HttpJson;
 import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.http.OpsRoutes;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.notifier.channel.ChannelRoutesFile;
+import dev.vigil.notifier.instances.ChannelState;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code GET /admin/services} — pending and dead counts per service and channel
+ *   <li>{@code GET /admin/channels} — per channel: the running instances that have it, its backlog,
+ *       and whether it waits for an instance
  *   <li>{@code GET /admin/receipts?status=DEAD|PENDING|DELIVERED|SKIPPED[&service=][&channel=]}
  *   <li>{@code POST /admin/receipts/{eventId}/replay[?channel=]} — dead → pending, attempts reset,
  *       same id (every channel of the event, or the one named)
@@ -49,7 +55,8 @@ public final class HttpApi implements AutoCloseable {
       ServiceMetrics metrics,
       String adminToken,
       Supplier<String> intakeProblem,
-      Runnable afterReplay) {
+      Runnable afterReplay,
+      ChannelViews channels) {
     OperatorStore operators = new OperatorStore(database);
     DatabaseReadiness readiness =
         new DatabaseReadiness(database.dataSource(), DatabaseReadiness.DEFAULT_TIMEOUT);
@@ -68,12 +75,14 @@ public final class HttpApi implements AutoCloseable {
                     return Health.builder()
                         .check("database", readiness.answers())
                         .check("intake", Health.Check.of(intakeDown == null, intakeDown))
+                        .check("channels", channelsCheck(channels.lastKnown().get()))
                         .build();
                   },
                   metrics);
               OpenApiRoute.register(config.routes, HttpApi.class);
               config.routes.before("/admin/*", ctx -> authorize(ctx, token));
               config.routes.get("/admin/services", ctx -> json(ctx, 200, operators.services()));
+              config.routes.get("/admin/channels", ctx -> json(ctx, 200, channels.current().get()));
               config.routes.get(
                   "/admin/receipts",
                   ctx -> {
@@ -147,7 +156,7 @@ public final class HttpApi implements AutoCloseable {
     if (channel == null || channel.isEmpty()) {
       return "";
     }
-    if (!channel.matches("[a-z0-9][a-z0-9_-]{0,39}")) {
+    if (!channel.matches(ChannelRoutesFile.NAME)) {
       badRequest(ctx, "channel", "channel must be a channel name");
       return null;
     }
@@ -190,6 +199,47 @@ public final class HttpApi implements AutoCloseable {
       json(ctx, 409, Map.of("error", action + " not possible in the receipt's current state"));
     }
     return done;
+  }
+
+  /**
+   * Always UP (a limited or unserved channel is not this instance's failure, and taking it out of
+   * service would not help); the detail and data name the channels being limited (with their queue
+   * and its age) and those waiting for an instance.
+   */
+  static Health.Check channelsCheck(List<ChannelState> states) {
+    List<String> notes = new ArrayList<>();
+    List<Map<String, Object>> limited = new ArrayList<>();
+    List<Map<String, Object>> waiting = new ArrayList<>();
+    for (ChannelState state : states) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("channel", state.channel());
+      entry.put("pending", state.pending());
+      entry.put("oldestPendingAgeSeconds", Math.round(state.oldestPendingAgeSeconds()));
+      if (state.limited()) {
+        entry.put("limitedBy", state.limitedBy());
+        entry.put("limitedForSeconds", Math.round(state.limitedForSeconds()));
+        limited.add(entry);
+        notes.add(
+            "%s limited by %s (%d pending, oldest %ds)"
+                .formatted(
+                    state.channel(),
+                    state.limitedBy(),
+                    state.pending(),
+                    Math.round(state.oldestPendingAgeSeconds())));
+      } else if (state.waitingForInstance()) {
+        waiting.add(entry);
+        notes.add(
+            "%s waits for an instance that has it (%d pending)"
+                .formatted(state.channel(), state.pending()));
+      }
+    }
+    if (notes.isEmpty()) {
+      return Health.Check.of(true);
+    }
+    return new Health.Check(
+        Health.UP,
+        String.join("; ", notes),
+        Map.of("limited", limited, "waitingForInstance", waiting));
   }
 
   private static void authorize(Context ctx, BearerToken token) {

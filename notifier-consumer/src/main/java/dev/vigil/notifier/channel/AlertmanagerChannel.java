@@ -43,6 +43,11 @@ public final class AlertmanagerChannel implements Channel {
   }
 
   @Override
+  public String endpoint() {
+    return alerts.toString();
+  }
+
+  @Override
   public String name() {
     return name;
   }

@@ -34,6 +34,11 @@ public final class AlertmanagerWebhookChannel implements Channel {
   }
 
   @Override
+  public String endpoint() {
+    return url.toString();
+  }
+
+  @Override
   public String name() {
     return name;
   }

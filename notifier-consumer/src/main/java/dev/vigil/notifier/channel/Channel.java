@@ -13,6 +13,14 @@ public interface Channel {
   String name();
 
   /**
+   * What the vendor counts its rate limit against (Slack: the incoming-webhook URL; PagerDuty: the
+   * routing key). Often a secret: only its digest leaves the process (see {@link RateLimit}).
+   */
+  default String endpoint() {
+    return name();
+  }
+
+  /**
    * The request announcing {@code event}, whose canonical JSON is {@code payload}; empty when this
    * channel deliberately sends nothing for this kind (the delivery is then recorded as skipped by
    * the channel, and the service's next event on this channel goes on).

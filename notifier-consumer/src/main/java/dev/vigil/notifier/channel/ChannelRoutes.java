@@ -14,8 +14,10 @@ import java.util.Map;
  *
  * @param channels every channel by name, the built-in webhook included
  * @param routes in file order
+ * @param limits the send rate (and 429 bucket) of every channel but the signed webhook, by name
  */
-public record ChannelRoutes(Map<String, Channel> channels, List<Route> routes) {
+public record ChannelRoutes(
+    Map<String, Channel> channels, List<Route> routes, Map<String, RateLimit> limits) {
 
   /** One route: which services, which channels (at least one, all defined). */
   public record Route(String match, List<String> channels) {
@@ -23,7 +25,10 @@ public record ChannelRoutes(Map<String, Channel> channels, List<Route> routes) {
       channels = List.copyOf(channels);
     }
 
-    boolean matches(String service) {
+    /**
+     * Whether this route takes {@code service} ({@code *}, a prefix ending in {@code *}, a name).
+     */
+    public boolean matches(String service) {
       if (match.equals("*")) {
         return true;
       }
@@ -49,15 +54,24 @@ public record ChannelRoutes(Map<String, Channel> channels, List<Route> routes) {
   public ChannelRoutes {
     channels = new LinkedHashMap<>(channels);
     routes = List.copyOf(routes);
+    limits = Map.copyOf(limits);
   }
 
   /** Only the signed webhook, for every service: the behaviour without a routes file. */
   public static ChannelRoutes webhookOnly(Channel webhook) {
-    return new ChannelRoutes(Map.of(webhook.name(), webhook), List.of());
+    return new ChannelRoutes(Map.of(webhook.name(), webhook), List.of(), Map.of());
   }
 
   /** The channels of {@code service}'s events, in route order. */
   public List<String> channelsFor(String service) {
+    return channelsFor(routes, service);
+  }
+
+  /**
+   * The channels the first route of {@code routes} that matches {@code service} names; the signed
+   * webhook when none matches (the same rule for this instance's routes and its peers').
+   */
+  public static List<String> channelsFor(List<Route> routes, String service) {
     for (Route route : routes) {
       if (route.matches(service)) {
         return route.channels();

@@ -27,8 +27,8 @@ import java.util.function.UnaryOperator;
  *
  * <pre>{@code
  * channels:
- *   oncall:   {type: pagerduty, routingKey: env:PD_KEY, severity: critical}
- *   team:     {type: slack, url: file:/run/secrets/slack-url}
+ *   oncall:   {type: pagerduty, routingKey: env:PD_KEY, severity: critical, rateLimit: 120/1m}
+ *   team:     {type: slack, url: file:/run/secrets/slack-url}   # rateLimit: 1/s by default
  *   am:       {type: alertmanager, url: http://alertmanager:9093, firingFor: 168h}
  *   am-hook:  {type: alertmanager-webhook, url: https://hooks.example/am}
  * routes:
@@ -39,16 +39,32 @@ import java.util.function.UnaryOperator;
 public final class ChannelRoutesFile {
   private static final ObjectMapper YAML =
       new ObjectMapper(new YAMLFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION));
-  private static final String NAME = "[a-z0-9][a-z0-9_-]{0,39}";
-  private static final String MATCH = "\\*|[a-z0-9][a-z0-9_-]{0,49}\\*?";
+
+  /** What a channel name looks like (lower case, digits, - and _; at most 40 characters). */
+  public static final String NAME = "[a-z0-9][a-z0-9_-]{0,39}";
+
+  /**
+   * What a route's match looks like: {@code *}, a service name, or a prefix ending in {@code *}.
+   */
+  public static final String MATCH = "\\*|[a-z0-9][a-z0-9_-]{0,49}\\*?";
+
   private static final Set<String> TYPES =
       Set.of("pagerduty", "slack", "alertmanager", "alertmanager-webhook");
   private static final Map<String, Set<String>> FIELDS =
       Map.of(
-          "pagerduty", Set.of("type", "url", "routingKey", "severity"),
-          "slack", Set.of("type", "url"),
-          "alertmanager", Set.of("type", "url", "severity", "firingFor"),
-          "alertmanager-webhook", Set.of("type", "url", "severity"));
+          "pagerduty", Set.of("type", "url", "routingKey", "severity", "rateLimit"),
+          "slack", Set.of("type", "url", "rateLimit"),
+          "alertmanager", Set.of("type", "url", "severity", "firingFor", "rateLimit"),
+          "alertmanager-webhook", Set.of("type", "url", "severity", "rateLimit"));
+
+  /**
+   * Rates when a channel states none: Slack's documented one message per second per incoming
+   * webhook; the others have no stated rate (their 429s are still honoured per endpoint).
+   */
+  private static final Map<String, String> DEFAULT_RATES =
+      Map.of(
+          "slack", "1/s", "pagerduty", "off", "alertmanager", "off", "alertmanager-webhook", "off");
+
   private static final Setting<Duration> FIRING_FOR =
       Setting.duration("VIGIL_ALERTMANAGER_FIRING_FOR", "168h").range("1m", "87600h");
 
@@ -78,6 +94,7 @@ public final class ChannelRoutesFile {
     }
     unknownFields(root, Set.of("channels", "routes"), "top level");
     Map<String, Channel> channels = new LinkedHashMap<>();
+    Map<String, RateLimit> limits = new LinkedHashMap<>();
     channels.put(webhook.name(), webhook);
     JsonNode defined = root.path("channels");
     if (!defined.isMissingNode() && !defined.isObject()) {
@@ -98,7 +115,9 @@ public final class ChannelRoutesFile {
         throw new IllegalArgumentException(
             "channel '" + name + "': the name is taken by the built-in signed webhook");
       }
-      channels.put(name, channel(name, entry.getValue(), context));
+      Channel channel = channel(name, entry.getValue(), context);
+      channels.put(name, channel);
+      limits.put(name, rateLimit(name, entry.getValue(), channel));
     }
     JsonNode routeNodes = root.path("routes");
     if (!routeNodes.isMissingNode() && !routeNodes.isArray()) {
@@ -110,7 +129,22 @@ public final class ChannelRoutesFile {
       index++;
       routes.add(route(index, node, channels.keySet(), routes));
     }
-    return new ChannelRoutes(channels, routes);
+    return new ChannelRoutes(channels, routes, limits);
+  }
+
+  /**
+   * The channel's {@code rateLimit} (or its type's default), in the bucket of its endpoint: Slack
+   * limits per incoming-webhook URL, PagerDuty per routing key, Alertmanager per URL.
+   */
+  private static RateLimit rateLimit(String name, JsonNode node, Channel channel) {
+    String where = "channel '" + name + "'";
+    String type = node.path("type").asText("").toLowerCase(Locale.ROOT);
+    String text = text(node, "rateLimit", DEFAULT_RATES.get(type), where);
+    try {
+      return RateLimit.parse(text, RateLimit.bucket(type, channel.endpoint()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": field 'rateLimit': " + e.getMessage());
+    }
   }
 
   private static ChannelRoutes.Route route(

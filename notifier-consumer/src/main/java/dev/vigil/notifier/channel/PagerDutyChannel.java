@@ -54,6 +54,11 @@ public final class PagerDutyChannel implements Channel {
   }
 
   @Override
+  public String endpoint() {
+    return routingKey;
+  }
+
+  @Override
   public String name() {
     return name;
   }

@@ -26,6 +26,11 @@ public final class SlackChannel implements Channel {
   }
 
   @Override
+  public String endpoint() {
+    return url.toString();
+  }
+
+  @Override
   public String name() {
     return name;
   }

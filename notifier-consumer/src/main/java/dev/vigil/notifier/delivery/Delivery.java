@@ -47,7 +47,7 @@ public final class Delivery implements AutoCloseable {
    */
   public Delivery(
       Database database, ChannelRoutes channels, DeliveryOptions options, MeterRegistry registry) {
-    this.store = new DeliveryStore(database);
+    this.store = new DeliveryStore(database, channels.names(), channels.limits());
     this.sender =
         new WebhookSender(
             channels.channels(),
@@ -80,11 +80,13 @@ public final class Delivery implements AutoCloseable {
   }
 
   public void start() {
+    store.registerBuckets();
     threads.forEach(Thread::start);
   }
 
   /** Wakes idle workers (new receipts or an operator replay). */
   public void wake() {
+    store.nudge();
     workers.forEach(DeliveryWorker::wake);
   }
 

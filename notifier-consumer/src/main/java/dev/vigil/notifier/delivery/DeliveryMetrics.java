@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
  * Delivery meters: attempts by outcome and channel, request duration, receipt-to-delivery latency.
  */
 final class DeliveryMetrics {
-  static final String[] OUTCOMES = {"delivered", "retry", "dead", "lease_lost", "not_sent"};
+  static final String[] OUTCOMES = {
+    "delivered", "retry", "throttled", "dead", "lease_lost", "not_sent"
+  };
 
   private final MeterRegistry registry;
   private final Map<String, Counter> attempts = new ConcurrentHashMap<>();

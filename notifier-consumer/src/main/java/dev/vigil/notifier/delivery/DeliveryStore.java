@@ -1,6 +1,7 @@
 package dev.vigil.notifier.delivery;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.notifier.channel.RateLimit;
 import dev.vigil.notifier.internal.ServiceLocks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,13 +10,15 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * Claims and finishes deliveries.
+ * Claims and finishes deliveries of the channels this instance has.
  *
  * <p>Claim: one statement picks due heads of line ({@code head and status = 'PENDING' and
  * available_at <= now()}, an index scan), locks them {@code FOR UPDATE SKIP LOCKED} so concurrent
@@ -58,7 +61,8 @@ final class DeliveryStore {
         .formatted(filter);
   }
 
-  private static final String CLAIM = claimStatement("");
+  /** Claims due heads of the channels given as a text array. */
+  private static final String CLAIM = claimStatement("channel = any(?) and");
 
   private static final String DELIVERED =
       """
@@ -74,13 +78,16 @@ final class DeliveryStore {
       returning u.token, r.service
       """;
 
+  /**
+   * {@code refund} 1: the attempt does not count (the endpoint's 429, see {@link RateLimitStore}).
+   */
   private static final String RETRY =
       """
       update notifier_receipt r
          set claim_token = null, available_at = now() + u.delay_ms * interval '1 millisecond',
-             last_status = u.status, last_error = u.error
-        from unnest(?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::text[])
-             as u(event_id, token, delay_ms, status, error)
+             last_status = u.status, last_error = u.error, attempts = r.attempts - u.refund
+        from unnest(?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::text[], ?::int[])
+             as u(event_id, token, delay_ms, status, error, refund)
        where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
       returning u.token
       """;
@@ -108,8 +115,12 @@ final class DeliveryStore {
       returning u.token, r.service
       """;
 
-  /** Claims the next heads of the services given as a text array (chained after a delivery). */
-  private static final String CLAIM_NEXT = claimStatement("service = any(?) and");
+  /**
+   * Claims the next heads of the services and channels given as text arrays (chained after a
+   * delivery).
+   */
+  private static final String CLAIM_NEXT =
+      claimStatement("service = any(?) and channel = any(?) and");
 
   /** What recording a set of results produced; {@code refused} holds claim tokens. */
   record Recorded(Set<UUID> refused, List<Claim> next) {}
@@ -119,6 +130,8 @@ final class DeliveryStore {
     enum Kind {
       DELIVERED,
       RETRY,
+      /** The endpoint answered 429: retried after its Retry-After, the attempt not counted. */
+      THROTTLED,
       DEAD,
       /** Given up without blocking the service: only for a REMINDER (see {@link #PARKED}). */
       PARKED
@@ -126,25 +139,64 @@ final class DeliveryStore {
   }
 
   private final Database database;
+  private final RateLimitStore rateLimits;
 
+  /** A store that claims deliveries of the signed webhook only. */
   DeliveryStore(Database database) {
+    this(database, List.of("webhook"), Map.of());
+  }
+
+  /**
+   * A store that claims only deliveries of {@code channels} (the channels this instance has): a
+   * delivery for a channel it does not have is left for an instance that has it, with no attempt
+   * counted, however long that takes. Channels in {@code limits} are claimed at their endpoint's
+   * rate, shared with every instance, and not while the endpoint's 429 lasts.
+   */
+  DeliveryStore(Database database, Collection<String> channels, Map<String, RateLimit> limits) {
     this.database = database;
+    this.rateLimits = new RateLimitStore(database, new Buckets(channels, limits));
   }
 
-  /** Claims up to {@code limit} due heads of line, each of a different service. */
+  /** Writes the row of every endpoint this store limits (see {@link RateLimitStore}). */
+  void registerBuckets() {
+    rateLimits.register();
+  }
+
+  /** New work: paced endpoints are asked for a slot at the next claim, not after their pause. */
+  void nudge() {
+    rateLimits.nudge();
+  }
+
+  /** Whether a 429 of {@code channel} blocks its endpoint (rather than counting as an attempt). */
+  boolean throttles(String channel) {
+    return rateLimits.throttles(channel);
+  }
+
+  /**
+   * Claims up to {@code limit} due heads of line of this store's channels: freely for channels
+   * without a rate, one per free slot for rate-limited endpoints.
+   */
   List<Claim> claim(int limit, Duration lease) {
-    return database.inTransaction(
-        "claiming deliveries",
-        connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
-            statement.setInt(1, limit);
-            statement.setLong(2, lease.toMillis());
-            return claims(statement);
-          }
-        });
+    List<Claim> claims =
+        database.inTransaction(
+            "claiming deliveries",
+            connection -> {
+              try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
+                statement.setArray(
+                    1, connection.createArrayOf("text", rateLimits.free(connection)));
+                statement.setInt(2, limit);
+                statement.setLong(3, lease.toMillis());
+                return claims(statement);
+              }
+            });
+    if (claims.size() < limit) {
+      claims = new ArrayList<>(claims);
+      claims.addAll(rateLimits.claimPaced(limit - claims.size(), lease));
+    }
+    return claims;
   }
 
-  private static List<Claim> claims(PreparedStatement statement) throws SQLException {
+  static List<Claim> claims(PreparedStatement statement) throws SQLException {
     List<Claim> claims = new ArrayList<>();
     try (ResultSet rows = statement.executeQuery()) {
       while (rows.next()) {
@@ -185,12 +237,17 @@ final class DeliveryStore {
           List<Claim> next = new ArrayList<>();
           List<Result> delivered = new ArrayList<>();
           List<Result> retry = new ArrayList<>();
+          List<Result> throttled = new ArrayList<>();
           List<Result> dead = new ArrayList<>();
           List<Result> parked = new ArrayList<>();
           for (Result result : results) {
             switch (result.kind()) {
               case DELIVERED -> delivered.add(result);
               case RETRY -> retry.add(result);
+              case THROTTLED -> {
+                retry.add(result);
+                throttled.add(result);
+              }
               case DEAD -> dead.add(result);
               case PARKED -> parked.add(result);
             }
@@ -222,8 +279,10 @@ final class DeliveryStore {
             if (chainLimit > 0 && !advanced.isEmpty()) {
               try (PreparedStatement statement = connection.prepareStatement(CLAIM_NEXT)) {
                 statement.setArray(1, connection.createArrayOf("text", advanced.toArray()));
-                statement.setInt(2, chainLimit);
-                statement.setLong(3, lease.toMillis());
+                statement.setArray(
+                    2, connection.createArrayOf("text", rateLimits.free(connection)));
+                statement.setInt(3, chainLimit);
+                statement.setLong(4, lease.toMillis());
                 next.addAll(claims(statement));
               }
             }
@@ -238,8 +297,18 @@ final class DeliveryStore {
                       "int8", retry.stream().map(r -> r.delay().toMillis()).toArray()));
               statement.setArray(4, ints(connection, retry));
               statement.setArray(5, errors(connection, retry));
+              statement.setArray(
+                  6,
+                  connection.createArrayOf(
+                      "int4",
+                      retry.stream()
+                          .map(r -> r.kind() == Result.Kind.THROTTLED ? 1 : 0)
+                          .toArray()));
               collect(statement, accepted);
             }
+          }
+          if (!throttled.isEmpty()) {
+            rateLimits.block(connection, throttled);
           }
           if (!dead.isEmpty()) {
             try (PreparedStatement statement = connection.prepareStatement(DEAD)) {

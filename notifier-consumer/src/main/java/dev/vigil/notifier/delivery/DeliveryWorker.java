@@ -206,6 +206,15 @@ final class DeliveryWorker implements Runnable {
           new DeliveryStore.Result(claim, DeliveryStore.Result.Kind.DELIVERED, 0, n.reason(), null);
       case Outcome.Permanent p ->
           new DeliveryStore.Result(claim, giveUp(claim), p.status(), p.error(), null);
+      case Outcome.Retryable r when r.status() == 429 && store.throttles(claim.channel()) ->
+          // the endpoint's limit, not a failure: its bucket waits out Retry-After for every
+          // delivery and instance, and this attempt is not counted
+          new DeliveryStore.Result(
+              claim,
+              DeliveryStore.Result.Kind.THROTTLED,
+              429,
+              "rate limited by the receiver (HTTP 429), not counted as an attempt",
+              options.backoff().delay(1, r.retryAfter()));
       case Outcome.Retryable r when claim.attempts() >= options.maxAttempts() ->
           new DeliveryStore.Result(
               claim,
@@ -271,6 +280,16 @@ final class DeliveryWorker implements Runnable {
             claim.kind(),
             claim.attempts(),
             result.status());
+      }
+      case THROTTLED -> {
+        metrics.attempt("throttled", claim.channel());
+        LOG.info(
+            "delivery throttled service={} channel={} event_id={} status=429 retry_in_ms={}"
+                + " (the channel's endpoint waits; attempt not counted)",
+            claim.service(),
+            claim.channel(),
+            claim.eventId(),
+            result.delay().toMillis());
       }
       case RETRY -> {
         metrics.attempt("retry", claim.channel());

@@ -157,6 +157,7 @@ final class WebhookSender implements AutoCloseable {
     try {
       Channel channel = channels.get(claim.channel());
       if (channel == null) {
+        // not reached: the store claims only the channels this sender has (see DeliveryStore)
         outcome.complete(
             new Outcome.Retryable(
                 0, "channel '" + claim.channel() + "' is not configured on this instance", null));

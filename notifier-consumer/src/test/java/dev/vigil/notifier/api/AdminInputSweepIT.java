@@ -49,7 +49,8 @@ class AdminInputSweepIT {
                     "classpath:db/notifier",
                     "flyway_notifier_history"));
         ServiceMetrics metrics = ServiceMetrics.create("notifier");
-        HttpApi api = new HttpApi(0, database, metrics, TOKEN, () -> null, () -> {})) {
+        HttpApi api =
+            new HttpApi(0, database, metrics, TOKEN, () -> null, () -> {}, ChannelViews.none())) {
       String base = "http://127.0.0.1:" + api.port();
       for (Map.Entry<String, String> hostile : HOSTILE.entrySet()) {
         String v = hostile.getValue();

@@ -30,7 +30,9 @@ class OpenApiIT {
                 new Database.Options(
                     db.jdbcUrl(), db.user(), db.password(), 2, "openapi-test", null, null));
         ServiceMetrics metrics = ServiceMetrics.create("notifier");
-        HttpApi api = new HttpApi(0, database, metrics, "admin-token-1", () -> null, () -> {});
+        HttpApi api =
+            new HttpApi(
+                0, database, metrics, "admin-token-1", () -> null, () -> {}, ChannelViews.none());
         HttpClient http = HttpClient.newHttpClient()) {
       HttpResponse<String> served =
           http.send(

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -142,6 +143,56 @@ class ChannelRoutesFileTest {
         "channels: {am: {type: alertmanager, url: 'https://am'}, am: {type: slack}}",
         "not valid YAML or JSON");
     assertRefused("[1, 2]", "must be an object with 'channels' and 'routes'");
+  }
+
+  @Test
+  void slackIsLimitedToOneMessagePerSecondPerWebhookUrlByDefault() {
+    ChannelRoutes routes =
+        parse(
+            """
+            channels:
+              team: {type: slack, url: env:SLACK_URL}
+              same: {type: slack, url: env:SLACK_URL, rateLimit: 30/1m}
+              other: {type: slack, url: 'https://hooks.slack.example/T/B/y'}
+              oncall: {type: pagerduty, routingKey: env:PD_KEY}
+              paced: {type: pagerduty, routingKey: env:PD_KEY, rateLimit: 120/1m}
+            """);
+    RateLimit team = routes.limits().get("team");
+    assertThat(team.text()).isEqualTo("1/1s");
+    assertThat(team.interval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(routes.limits().get("same").bucket())
+        .as("one webhook URL, one bucket")
+        .isEqualTo(team.bucket());
+    assertThat(routes.limits().get("same").interval()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(routes.limits().get("other").bucket()).isNotEqualTo(team.bucket());
+    assertThat(team.bucket()).startsWith("slack:").doesNotContain("hooks.slack.example");
+    assertThat(routes.limits().get("oncall").text()).isEqualTo("off");
+    assertThat(routes.limits().get("oncall").interval()).isZero();
+    assertThat(routes.limits().get("paced").interval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(routes.limits()).doesNotContainKey("webhook");
+  }
+
+  @Test
+  void aBadRateLimitIsRefusedWithTheFieldAndWhy() {
+    String why = "channel 'team': field 'rateLimit': ";
+    for (String bad :
+        List.of(
+            "fast",
+            "0/s",
+            "1/0s",
+            "1/25h",
+            "99999/1ms",
+            "10001/s",
+            "1 / s",
+            "-1/s",
+            "1/s\\u0000",
+            "1/s\\udc00",
+            "9".repeat(5000) + "/s")) {
+      assertRefused(
+          "channels: {team: {type: slack, url: env:SLACK_URL, rateLimit: \"" + bad + "\"}}", why);
+    }
+    assertRefused("channels: {team: {type: slack, url: env:SLACK_URL, rateLimit: 5}}", why);
+    assertRefused("channels: {team: {type: slack, url: env:SLACK_URL, rateLimit: ''}}", why);
   }
 
   @Test
