@@ -99,12 +99,14 @@ final class PlanWriter {
            where not exists (select 1 from health where health.service = s.service)
       ), history as (
           insert into check_history
-                 (service, status, recorded_at, started_at, latency_ms, http_status, error, source)
+                 (service, status, recorded_at, started_at, latency_ms, http_status, error, source,
+                  location)
           select h.service, h.status, p.now, h.started_at::timestamptz, h.latency_ms,
-                 h.http_status, h.error, h.source
+                 h.http_status, h.error, h.source, h.location
             from p, unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::text[],
-                           ?::text[]) with ordinality
-                    as h(service, status, started_at, latency_ms, http_status, error, source, n)
+                           ?::text[], ?::text[]) with ordinality
+                    as h(service, status, started_at, latency_ms, http_status, error, source,
+                         location, n)
            order by h.n
       )
       insert into %s (%s)
@@ -173,10 +175,10 @@ final class PlanWriter {
       s.setArray(15, array(connection, "text", last, ServiceRun::lastError));
       s.setArray(16, array(connection, "int8", last, ServiceRun::order));
       s.setArray(17, array(connection, "text", last, l -> Timestamps.text(l.pushedStartedAt())));
-      s.setArray(18, array(connection, "text", last, l -> l.result().status().name()));
+      s.setArray(18, array(connection, "text", last, l -> l.status().name()));
       s.setArray(19, array(connection, "int8", last, l -> l.result().latencyMs()));
       s.setArray(20, array(connection, "int4", last, l -> l.result().httpStatus()));
-      s.setArray(21, array(connection, "text", last, l -> l.result().error()));
+      s.setArray(21, array(connection, "text", last, ServiceRun::healthError));
       s.setArray(22, array(connection, "text", last, l -> l.result().source().column()));
       s.setArray(23, array(connection, "bool", last, ServiceRun::statusChanged));
       s.setArray(24, array(connection, "text", history, a -> a.result().service()));
@@ -186,12 +188,63 @@ final class PlanWriter {
       s.setArray(28, array(connection, "int4", history, a -> a.result().httpStatus()));
       s.setArray(29, array(connection, "text", history, a -> a.result().error()));
       s.setArray(30, array(connection, "text", history, a -> a.result().source().column()));
-      s.setArray(31, array(connection, "uuid", events, AlertEvent::eventId));
-      s.setArray(32, array(connection, "text", events, AlertEvent::service));
-      s.setArray(33, array(connection, "text", events, e -> e.kind().name()));
-      s.setArray(34, array(connection, "text", events, AlertEventJson::write));
-      s.setArray(35, array(connection, "uuid", events, AlertEvent::incidentId));
-      s.setArray(36, array(connection, "int4", events, AlertEvent::schemaVersion));
+      s.setArray(31, array(connection, "text", history, a -> a.result().location()));
+      s.setArray(32, array(connection, "uuid", events, AlertEvent::eventId));
+      s.setArray(33, array(connection, "text", events, AlertEvent::service));
+      s.setArray(34, array(connection, "text", events, e -> e.kind().name()));
+      s.setArray(35, array(connection, "text", events, AlertEventJson::write));
+      s.setArray(36, array(connection, "uuid", events, AlertEvent::incidentId));
+      s.setArray(37, array(connection, "int4", events, AlertEvent::schemaVersion));
+      s.executeUpdate();
+    }
+    List<RecordingPlan.Moved> moved = plan.movedLocations();
+    if (!moved.isEmpty()) {
+      writeLocations(connection, plan.now(), moved);
+    }
+  }
+
+  // The locations a plan moved, one row each (their last state), written under the services'
+  // alert_state row locks the plan holds.
+  private static final String LOCATIONS =
+      """
+      insert into location_state as l
+             (service, location, consecutive_failures, consecutive_successes,
+              failures_before_successes, failing, last_result_seq, last_pushed_started_at,
+              last_status, last_error, recorded_at)
+      select u.service, u.location, u.failures, u.successes, u.before, u.failing, u.seq,
+             u.pushed::timestamptz, u.status, u.error, ?::timestamptz
+        from unnest(?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::boolean[],
+                    ?::bigint[], ?::text[], ?::text[], ?::text[])
+             as u(service, location, failures, successes, before, failing, seq, pushed, status,
+                  error)
+      on conflict (service, location) do update
+         set consecutive_failures = excluded.consecutive_failures,
+             consecutive_successes = excluded.consecutive_successes,
+             failures_before_successes = excluded.failures_before_successes,
+             failing = excluded.failing, last_result_seq = excluded.last_result_seq,
+             last_pushed_started_at = excluded.last_pushed_started_at,
+             last_status = excluded.last_status, last_error = excluded.last_error,
+             recorded_at = excluded.recorded_at
+      """;
+
+  private static void writeLocations(
+      Connection connection, Instant now, List<RecordingPlan.Moved> moved) throws SQLException {
+    try (PreparedStatement s = connection.prepareStatement(LOCATIONS)) {
+      s.setObject(1, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+      s.setArray(2, array(connection, "text", moved, RecordingPlan.Moved::service));
+      s.setArray(3, array(connection, "text", moved, m -> m.location().name()));
+      s.setArray(4, array(connection, "int4", moved, m -> m.location().state().failures()));
+      s.setArray(5, array(connection, "int4", moved, m -> m.location().state().successes()));
+      s.setArray(
+          6, array(connection, "int4", moved, m -> m.location().state().failuresBeforeSuccesses()));
+      s.setArray(
+          7, array(connection, "bool", moved, m -> m.location().state().openIncident() != null));
+      s.setArray(8, array(connection, "int8", moved, m -> m.location().lastSeq()));
+      s.setArray(
+          9,
+          array(connection, "text", moved, m -> Timestamps.text(m.location().pushedStartedAt())));
+      s.setArray(10, array(connection, "text", moved, m -> m.location().lastStatus().name()));
+      s.setArray(11, array(connection, "text", moved, m -> m.location().lastError()));
       s.executeUpdate();
     }
   }

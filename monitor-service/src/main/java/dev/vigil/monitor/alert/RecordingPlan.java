@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,8 @@ final class RecordingPlan {
       AlertStateMachine.Step step,
       UUID closedIncident,
       String lastError,
-      Instant startedAt) {}
+      Instant startedAt,
+      Map<String, String> verdicts) {}
 
   /** The database's time under the locks: every time this plan writes. */
   Instant now() {
@@ -65,22 +67,65 @@ final class RecordingPlan {
           new Recorder.Recorded(result, null, new UnknownServiceException(result.service())));
       return;
     }
-    ServiceRun run = services.computeIfAbsent(result.service(), s -> new ServiceRun(locked));
+    ServiceRun run =
+        services.computeIfAbsent(
+            result.service(),
+            s -> new ServiceRun(locked, held.locations().getOrDefault(s, new TreeMap<>())));
     long order = result.order() != null ? result.order() : held.orders()[nextOrder++];
-    String stale = run.staleReason(result);
+    if (locked.located() != (result.location() != null)) {
+      // The definition changed between the claim and the recording (locations added or removed):
+      // the result belongs to the old one. The API refuses such pushes before they get here.
+      String why =
+          locked.located()
+              ? "rejected: the target is probed from several locations and the result names none"
+              : "rejected: the target is probed from one place and the result names a location";
+      recorded.add(new Recorder.Recorded(result, RecordOutcome.rejected(why, run.state()), null));
+      return;
+    }
+    LocationRun location = locked.located() ? run.location(result.location()) : null;
+    String stale = location != null ? location.staleReason(result) : run.staleReason(result);
     if (stale != null) {
       recorded.add(new Recorder.Recorded(result, RecordOutcome.rejected(stale, run.state()), null));
       return;
     }
     UUID before = run.state().openIncident();
-    AlertStateMachine.Step step =
-        AlertStateMachine.apply(
-            run.state(),
-            result.status(),
-            locked.failureThreshold(),
-            locked.recoveryThreshold(),
-            // Only a DOWN without an open incident can open one: no random id for the others.
-            result.status() == ProbeStatus.DOWN && before == null ? UUID.randomUUID() : null);
+    // Only a result that may open an incident gets a random id: no random id for the others.
+    UUID newIncident =
+        result.status() == ProbeStatus.DOWN && before == null ? UUID.randomUUID() : null;
+    Map<String, String> verdicts = null;
+    AlertStateMachine.Step step;
+    if (location == null) {
+      step =
+          AlertStateMachine.apply(
+              run.state(),
+              result.status(),
+              locked.failureThreshold(),
+              locked.recoveryThreshold(),
+              newIncident);
+    } else {
+      location.accept(result, order, now(), locked);
+      List<QuorumRule.Location> views = run.locations().stream().map(l -> l.view(now())).toList();
+      QuorumRule.Verdict verdict = QuorumRule.decide(views, locked.quorum(), before != null);
+      AlertStateMachine.State counters = location.state();
+      UUID incident =
+          switch (verdict.action()) {
+            case OPEN -> newIncident != null ? newIncident : UUID.randomUUID();
+            case CLOSE -> null;
+            case NONE -> before;
+          };
+      // The service's counters are those of the location whose result this is.
+      step =
+          new AlertStateMachine.Step(
+              new AlertStateMachine.State(
+                  counters.failures(),
+                  counters.successes(),
+                  counters.failuresBeforeSuccesses(),
+                  incident),
+              verdict.action());
+      if (verdict.action() != AlertStateMachine.Action.NONE) {
+        verdicts = QuorumRule.verdicts(views);
+      }
+    }
     AlertStateMachine.State next = step.next();
     switch (step.action()) {
       case OPEN ->
@@ -97,7 +142,8 @@ final class RecordingPlan {
     }
     Instant startedAt = result.startedAt() != null ? result.startedAt() : now();
     run.accept(result, next, order, startedAt);
-    accepted.add(new Accepted(recorded.size(), result, step, before, run.lastError(), startedAt));
+    accepted.add(
+        new Accepted(recorded.size(), result, step, before, run.lastError(), startedAt, verdicts));
     recorded.add(null); // filled in by decide()
   }
 
@@ -160,6 +206,9 @@ final class RecordingPlan {
             case CLOSE -> recovered(a);
             case NONE -> null;
           };
+      if (event != null && a.verdicts() != null && !a.verdicts().isEmpty()) {
+        event = event.withLocations(a.verdicts());
+      }
       if (event != null) {
         events.add(event);
       }
@@ -187,6 +236,20 @@ final class RecordingPlan {
   /** Services with an accepted result: their state, deadline and health rows. */
   List<ServiceRun> lastPerService() {
     return services.values().stream().filter(r -> r.result() != null).toList();
+  }
+
+  /** A location of {@code service} that results of this plan moved. */
+  record Moved(String service, LocationRun location) {}
+
+  /** The locations results of this plan moved: their location_state rows. */
+  List<Moved> movedLocations() {
+    List<Moved> moved = new ArrayList<>();
+    services.forEach(
+        (service, run) ->
+            run.locations().stream()
+                .filter(LocationRun::changed)
+                .forEach(l -> moved.add(new Moved(service, l))));
+    return moved;
   }
 
   /** Accepted results in the order given: their history rows. */

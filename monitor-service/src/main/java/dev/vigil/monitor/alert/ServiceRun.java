@@ -1,6 +1,8 @@
 package dev.vigil.monitor.alert;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One service's running state while a {@link RecordingPlan} steps through its results: starts as
@@ -16,9 +18,15 @@ final class ServiceRun {
   private ProbeResult result;
   private Instant startedAt;
   private boolean statusChanged;
+  private final Map<String, LocationRun> locations;
 
-  ServiceRun(StateLock.Row locked) {
+  /**
+   * @param locations a located target's locations by name (mutable: a location without a row yet
+   *     joins when its first result arrives); empty for a target probed from one place
+   */
+  ServiceRun(StateLock.Row locked, Map<String, LocationRun> locations) {
     this.locked = locked;
+    this.locations = locations;
     this.state = locked.state();
     this.lastSeq = locked.lastResultSeq();
     this.pushedStartedAt = locked.lastPushedStartedAt();
@@ -56,16 +64,48 @@ final class ServiceRun {
     if (accepted.error() != null) {
       lastError = accepted.error();
     }
-    if (result != null && result.status() != accepted.status()) {
-      statusChanged = true;
-    }
+    ProbeStatus before = result == null ? null : status();
     if (accepted.source() == ResultSource.PUSH && accepted.startedAt() != null) {
       pushedStartedAt = accepted.startedAt();
     }
     state = next;
-    lastSeq = number;
+    // Located results of different locations interleave their claim numbers: never go back.
+    lastSeq = lastSeq == null ? number : Math.max(lastSeq, number);
     result = accepted;
     startedAt = started;
+    if (before != null && before != status()) {
+      statusChanged = true;
+    }
+  }
+
+  /**
+   * The service's status as its health row shows it: the last result's, or for a located target the
+   * quorum's verdict (DOWN while its incident is open), since one location's result is not the
+   * service's.
+   */
+  ProbeStatus status() {
+    if (!locked.located()) {
+      return result.status();
+    }
+    return state.openIncident() != null ? ProbeStatus.DOWN : ProbeStatus.UP;
+  }
+
+  /** The error the health row shows: the last result's, or the last one while located DOWN. */
+  String healthError() {
+    if (!locked.located()) {
+      return result.error();
+    }
+    return status() == ProbeStatus.DOWN ? lastError : null;
+  }
+
+  /** The location {@code name} of a located target, joining it when it has no row yet. */
+  LocationRun location(String name) {
+    return locations.computeIfAbsent(name, n -> LocationRun.unseen(n, locked.staleAfter()));
+  }
+
+  /** Every location of a located target, by name. */
+  List<LocationRun> locations() {
+    return List.copyOf(locations.values());
   }
 
   StateLock.Row locked() {
