@@ -7,6 +7,7 @@ import static dev.vigil.monitor.MonitorConfig.CLAIM_POLL_INTERVAL;
 import static dev.vigil.monitor.MonitorConfig.HEARTBEAT_GRACE;
 import static dev.vigil.monitor.MonitorConfig.HISTORY_RETENTION;
 import static dev.vigil.monitor.MonitorConfig.LEASE;
+import static dev.vigil.monitor.MonitorConfig.LOCATION;
 import static dev.vigil.monitor.MonitorConfig.MAX_IN_FLIGHT;
 import static dev.vigil.monitor.MonitorConfig.OUTBOX_RETENTION;
 import static dev.vigil.monitor.MonitorConfig.PUBLIC_DETAILS;
@@ -144,7 +145,8 @@ public final class MonitorService implements AutoCloseable {
                 config.get(LEASE),
                 config.get(CLAIM_BATCH),
                 config.get(CLAIM_POLL_INTERVAL),
-                config.get(MAX_IN_FLIGHT));
+                config.get(MAX_IN_FLIGHT),
+                config.get(LOCATION));
         ProbeScheduler scheduler =
             new ProbeScheduler(
                 pool, recorder, recordQueue, prober, schedulerSettings, metrics.registry());
@@ -192,8 +194,9 @@ public final class MonitorService implements AutoCloseable {
       parts.add(api);
       startClock.step("api");
       LOG.info(
-          "monitor started instance={} port={} scheduler={} file_targets={} {}",
+          "monitor started instance={} location={} port={} scheduler={} file_targets={} {}",
           config.instanceId(),
+          config.get(LOCATION),
           api.port(),
           config.get(SCHEDULER_ENABLED),
           fileTargets.size(),
