@@ -26,6 +26,7 @@ import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Announcer;
+import dev.vigil.monitor.alert.LocationReads;
 import dev.vigil.monitor.alert.RecordQueue;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.api.HttpApi;
@@ -127,6 +128,13 @@ public final class MonitorService implements AutoCloseable {
       metrics.bindPool(pool);
       Gauge.builder(metrics.name("incidents.open"), pool, MonitorService::openIncidents)
           .description("Incidents currently open")
+          .register(metrics.registry());
+      LocationReads locationReads = new LocationReads(pool);
+      Gauge.builder(
+              metrics.name("targets.degraded"), locationReads, MonitorService::degradedTargets)
+          .description(
+              "Targets probed from several locations with fewer fresh locations than their quorum"
+                  + " (an outage there cannot open an incident)")
           .register(metrics.registry());
       Recorder recorder = new Recorder(pool, metrics.registry(), config.get(RECORD_BATCH));
       // Closed after the scheduler (registered before it): it records what the probes queued.
@@ -254,6 +262,14 @@ public final class MonitorService implements AutoCloseable {
       return TargetFile.loadWindows(config.targetsFile());
     } catch (InvalidTargetException e) {
       throw new ConfigException("VIGIL_MONITOR_TARGETS_FILE is invalid: " + e.getMessage());
+    }
+  }
+
+  private static double degradedTargets(LocationReads reads) {
+    try {
+      return reads.degraded().size();
+    } catch (RuntimeException e) {
+      return Double.NaN;
     }
   }
 

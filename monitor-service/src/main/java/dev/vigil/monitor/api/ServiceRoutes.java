@@ -79,6 +79,9 @@ final class ServiceRoutes {
     if (!detailed && service.get("lastCheck") instanceof Map<?, ?> last) {
       ((Map<String, Object>) last).remove("error");
     }
+    if (!detailed && service.get("locations") instanceof List<?> locations) {
+      locations.forEach(l -> ((Map<String, Object>) l).remove("lastError"));
+    }
     return service;
   }
 

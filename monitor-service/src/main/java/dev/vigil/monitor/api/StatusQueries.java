@@ -3,6 +3,7 @@ package dev.vigil.monitor.api;
 import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.kit.db.DatabaseException;
 import dev.vigil.kit.http.Health;
+import dev.vigil.monitor.alert.LocationReads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -57,9 +58,11 @@ final class StatusQueries {
   private final DataSource dataSource;
   private final DatabaseReadiness readiness;
   private final Clock clock;
+  private final LocationReads locations;
 
   StatusQueries(DataSource dataSource, Clock clock) {
     this.dataSource = dataSource;
+    this.locations = new LocationReads(dataSource);
     this.readiness = new DatabaseReadiness(dataSource, DatabaseReadiness.DEFAULT_TIMEOUT);
     this.clock = clock;
   }
@@ -77,6 +80,44 @@ final class StatusQueries {
   }
 
   private List<Map<String, Object>> services(String onlyName, String after, int limit) {
+    List<Map<String, Object>> services = rows(onlyName, after, limit);
+    Map<String, LocationReads.Target> located =
+        onlyName != null
+            ? java.util.Optional.ofNullable(locations.of(onlyName))
+                .map(t -> Map.of(t.service(), t))
+                .orElse(Map.of())
+            : locations.all();
+    services.forEach(
+        service -> withLocations(service, located.get((String) service.get("service"))));
+    return services;
+  }
+
+  /**
+   * Adds a located target's quorum, monitoring state and locations. Degraded monitoring replaces an
+   * UP state (it is not known to be up: an outage could not open an incident); DOWN stays.
+   */
+  private static void withLocations(Map<String, Object> service, LocationReads.Target target) {
+    if (target == null) {
+      return;
+    }
+    service.put("quorum", target.quorum());
+    service.put("monitoring", target.degraded() ? "degraded" : "ok");
+    if (target.degraded() && !"DOWN".equals(service.get("state"))) {
+      service.put("state", "DEGRADED");
+    }
+    List<Map<String, Object>> each = new ArrayList<>();
+    for (LocationReads.Location l : target.locations()) {
+      Map<String, Object> location = new LinkedHashMap<>();
+      location.put("location", l.location());
+      location.put("state", l.state());
+      location.put("lastError", l.lastError());
+      location.put("recordedAt", l.recordedAt());
+      each.add(location);
+    }
+    service.put("locations", each);
+  }
+
+  private List<Map<String, Object>> rows(String onlyName, String after, int limit) {
     return query(
         "listing services",
         SERVICES,
@@ -205,6 +246,24 @@ final class StatusQueries {
         "stored definitions that cannot be read, not probed (see /api/services definitionError): "
             + String.join(", ", names),
         Map.of("unreadable", names));
+  }
+
+  /**
+   * The {@code locations} check of /health: UP (this instance works; another location's instances
+   * are what is missing), with a detail naming up to 20 targets whose monitoring is degraded.
+   */
+  Health.Check degradedTargets() {
+    List<String> names = locations.degraded();
+    if (names.isEmpty()) {
+      return Health.Check.of(true);
+    }
+    List<String> shown = names.subList(0, Math.min(20, names.size()));
+    return new Health.Check(
+        Health.UP,
+        "degraded monitoring, fewer fresh locations than the quorum (see /api/services"
+            + " locations): "
+            + String.join(", ", shown),
+        Map.of("degraded", shown));
   }
 
   /** Whether the database answers within {@link DatabaseReadiness#DEFAULT_TIMEOUT}. */
