@@ -135,6 +135,8 @@ public final class MonitorService implements AutoCloseable {
           .description(
               "Targets probed from several locations with fewer fresh locations than their quorum"
                   + " (an outage there cannot open an incident)")
+          // Held by nothing else: without a strong reference the gauge reads NaN once collected.
+          .strongReference(true)
           .register(metrics.registry());
       Recorder recorder = new Recorder(pool, metrics.registry(), config.get(RECORD_BATCH));
       // Closed after the scheduler (registered before it): it records what the probes queued.
