@@ -143,6 +143,13 @@ class QuorumIT {
         assertThat(TestMonitor.send(http, api.httpPort(), "GET", "/health", null, null).body())
             .contains("degraded monitoring")
             .contains("quorum-all");
+        assertThat(
+                TestMonitor.send(
+                        http, api.httpPort(), "GET", "/status/services/quorum-all", null, null)
+                    .body())
+            .contains(">DEGRADED<")
+            .contains("ap-south stale")
+            .doesNotContain(">UP<");
         assertThat(TestMonitor.send(http, api.httpPort(), "GET", "/metrics", null, null).body())
             .containsPattern("vigil_monitor_targets_degraded\\S* 1\\.0");
         paths.get("eu-west").retarget(closedPort);

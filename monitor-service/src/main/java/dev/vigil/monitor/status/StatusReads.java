@@ -32,6 +32,44 @@ final class StatusReads {
         from status_hourly
       """;
 
+  /**
+   * Per target probed from several locations (a lateral join on {@code t}): whether its monitoring
+   * is degraded (fewer fresh locations than the quorum), each location's state, and the last errors
+   * of the fresh locations that are down (left out of pages without details). Null for a target
+   * probed from one place.
+   */
+  static final String LOCATIONS =
+      """
+      left join lateral (
+          select count(*) filter (where f.fresh) < coalesce(t.quorum, cardinality(t.locations) / 2 + 1)
+                     as degraded,
+                 string_agg(x.location || ' ' ||
+                            case when l.recorded_at is null then 'unseen'
+                                 when not f.fresh then 'stale'
+                                 when l.failing then 'failing'
+                                 when l.last_status = 'DOWN' then 'counting'
+                                 else 'up' end, ' · ' order by x.location) as location_states,
+                 string_agg(x.location || ': ' || coalesce(l.last_error, 'down'), ' · '
+                            order by x.location)
+                     filter (where f.fresh and l.last_status = 'DOWN') as location_errors
+            from (select unnest(t.locations) as location
+                  union
+                  select location from location_state where service = t.name) x
+            left join location_state l on l.service = t.name and l.location = x.location
+           cross join lateral (
+                 select coalesce(l.recorded_at >= now() - make_interval(
+                            secs => (3 * t.interval_ms + t.timeout_ms) / 1000.0), false) as fresh) f
+           where t.locations is not null and t.enabled
+      ) loc on true""";
+
+  /** A service's state: degraded monitoring is never shown as UP (DOWN stays DOWN). */
+  static final String STATE =
+      """
+      case when not t.enabled then 'DISABLED'
+           when loc.degraded and h.status is distinct from 'DOWN' then 'DEGRADED'
+           when h.status is null then 'UNKNOWN'
+           else h.status end""";
+
   private static final String SERVICES =
       """
       with sums as (
@@ -39,17 +77,19 @@ final class StatusReads {
          where hour > now() - interval '30 days' and (?::text is null or service = ?)
          group by service)
       select t.name, t.kind, t.enabled, h.status, h.since, h.checked_at, h.latency_ms, h.error,
-             i.opened_at as incident_opened_at,
+             i.opened_at as incident_opened_at, %s as state, loc.location_states,
+             loc.location_errors,
              s.up_day, s.down_day, s.up_week, s.down_week, s.up_month, s.down_month
         from targets t
         left join health_status h on h.service = t.name
         left join alert_state a on a.service = t.name
         left join incidents i on i.id = a.open_incident_id
         left join sums s on s.service = t.name
+        %s
        where (?::text is null or t.name = ?)
        order by t.name
       """
-          .formatted(UPTIME_SUMS);
+          .formatted(UPTIME_SUMS, STATE, LOCATIONS);
 
   private static final String HOURS =
       """
@@ -92,7 +132,41 @@ final class StatusReads {
       Instant incidentOpenedAt,
       Uptime day,
       Uptime week,
-      Uptime month) {}
+      Uptime month,
+      String locations,
+      String locationErrors) {
+
+    /** A service probed from one place. */
+    ServiceRow(
+        String name,
+        String kind,
+        boolean enabled,
+        String state,
+        Instant since,
+        Instant checkedAt,
+        Long latencyMs,
+        String error,
+        Instant incidentOpenedAt,
+        Uptime day,
+        Uptime week,
+        Uptime month) {
+      this(
+          name,
+          kind,
+          enabled,
+          state,
+          since,
+          checkedAt,
+          latencyMs,
+          error,
+          incidentOpenedAt,
+          day,
+          week,
+          month,
+          null,
+          null);
+    }
+  }
 
   /** One hour of one service: checks and mean latency (null without latencies). */
   record HourRow(String service, Instant hour, long up, long down, Long meanLatencyMs) {}
@@ -224,7 +298,7 @@ final class StatusReads {
         rs.getString("name"),
         rs.getString("kind"),
         rs.getBoolean("enabled"),
-        rs.getString("status") == null ? "UNKNOWN" : rs.getString("status"),
+        rs.getString("state"),
         instant(rs, "since"),
         instant(rs, "checked_at"),
         (Long) rs.getObject("latency_ms"),
@@ -232,7 +306,9 @@ final class StatusReads {
         instant(rs, "incident_opened_at"),
         new Uptime(rs.getLong("up_day"), rs.getLong("down_day")),
         new Uptime(rs.getLong("up_week"), rs.getLong("down_week")),
-        new Uptime(rs.getLong("up_month"), rs.getLong("down_month")));
+        new Uptime(rs.getLong("up_month"), rs.getLong("down_month")),
+        rs.getString("location_states"),
+        rs.getString("location_errors"));
   }
 
   private static List<HourRow> hours(Connection connection, String service) throws SQLException {
