@@ -147,9 +147,9 @@ class QuorumIT {
                 TestMonitor.send(
                         http, api.httpPort(), "GET", "/status/services/quorum-all", null, null)
                     .body())
-            .contains(">DEGRADED<")
+            .contains("<span class=\"state degraded\">DEGRADED</span>")
             .contains("ap-south stale")
-            .doesNotContain(">UP<");
+            .doesNotContain("<span class=\"state up\">");
         assertThat(TestMonitor.send(http, api.httpPort(), "GET", "/metrics", null, null).body())
             .containsPattern("vigil_monitor_targets_degraded\\S* 1\\.0");
         paths.get("eu-west").retarget(closedPort);
