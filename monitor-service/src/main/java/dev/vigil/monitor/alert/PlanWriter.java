@@ -199,57 +199,11 @@ final class PlanWriter {
     }
     List<RecordingPlan.Moved> moved = plan.movedLocations();
     if (!moved.isEmpty()) {
-      writeLocations(connection, plan.now(), moved);
+      LocationWriter.write(connection, plan.now(), moved);
     }
   }
 
-  // The locations a plan moved, one row each (their last state), written under the services'
-  // alert_state row locks the plan holds.
-  private static final String LOCATIONS =
-      """
-      insert into location_state as l
-             (service, location, consecutive_failures, consecutive_successes,
-              failures_before_successes, failing, last_result_seq, last_pushed_started_at,
-              last_status, last_error, recorded_at)
-      select u.service, u.location, u.failures, u.successes, u.before, u.failing, u.seq,
-             u.pushed::timestamptz, u.status, u.error, ?::timestamptz
-        from unnest(?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::boolean[],
-                    ?::bigint[], ?::text[], ?::text[], ?::text[])
-             as u(service, location, failures, successes, before, failing, seq, pushed, status,
-                  error)
-      on conflict (service, location) do update
-         set consecutive_failures = excluded.consecutive_failures,
-             consecutive_successes = excluded.consecutive_successes,
-             failures_before_successes = excluded.failures_before_successes,
-             failing = excluded.failing, last_result_seq = excluded.last_result_seq,
-             last_pushed_started_at = excluded.last_pushed_started_at,
-             last_status = excluded.last_status, last_error = excluded.last_error,
-             recorded_at = excluded.recorded_at
-      """;
-
-  private static void writeLocations(
-      Connection connection, Instant now, List<RecordingPlan.Moved> moved) throws SQLException {
-    try (PreparedStatement s = connection.prepareStatement(LOCATIONS)) {
-      s.setObject(1, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
-      s.setArray(2, array(connection, "text", moved, RecordingPlan.Moved::service));
-      s.setArray(3, array(connection, "text", moved, m -> m.location().name()));
-      s.setArray(4, array(connection, "int4", moved, m -> m.location().state().failures()));
-      s.setArray(5, array(connection, "int4", moved, m -> m.location().state().successes()));
-      s.setArray(
-          6, array(connection, "int4", moved, m -> m.location().state().failuresBeforeSuccesses()));
-      s.setArray(
-          7, array(connection, "bool", moved, m -> m.location().state().openIncident() != null));
-      s.setArray(8, array(connection, "int8", moved, m -> m.location().lastSeq()));
-      s.setArray(
-          9,
-          array(connection, "text", moved, m -> Timestamps.text(m.location().pushedStartedAt())));
-      s.setArray(10, array(connection, "text", moved, m -> m.location().lastStatus().name()));
-      s.setArray(11, array(connection, "text", moved, m -> m.location().lastError()));
-      s.executeUpdate();
-    }
-  }
-
-  private static <T> Array array(
+  static <T> Array array(
       Connection connection, String type, List<T> rows, Function<T, Object> column)
       throws SQLException {
     Object[] values = new Object[rows.size()];

@@ -103,28 +103,9 @@ final class RecordingPlan {
               locked.recoveryThreshold(),
               newIncident);
     } else {
-      location.accept(result, order, now(), locked);
-      List<QuorumRule.Location> views = run.locations().stream().map(l -> l.view(now())).toList();
-      QuorumRule.Verdict verdict = QuorumRule.decide(views, locked.quorum(), before != null);
-      AlertStateMachine.State counters = location.state();
-      UUID incident =
-          switch (verdict.action()) {
-            case OPEN -> newIncident != null ? newIncident : UUID.randomUUID();
-            case CLOSE -> null;
-            case NONE -> before;
-          };
-      // The service's counters are those of the location whose result this is.
-      step =
-          new AlertStateMachine.Step(
-              new AlertStateMachine.State(
-                  counters.failures(),
-                  counters.successes(),
-                  counters.failuresBeforeSuccesses(),
-                  incident),
-              verdict.action());
-      if (verdict.action() != AlertStateMachine.Action.NONE) {
-        verdicts = QuorumRule.verdicts(views);
-      }
+      ServiceRun.Located located = run.stepLocated(location, result, order, now(), newIncident);
+      step = located.step();
+      verdicts = located.verdicts();
     }
     AlertStateMachine.State next = step.next();
     switch (step.action()) {

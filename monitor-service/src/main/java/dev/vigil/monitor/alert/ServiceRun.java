@@ -3,6 +3,7 @@ package dev.vigil.monitor.alert;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * One service's running state while a {@link RecordingPlan} steps through its results: starts as
@@ -96,6 +97,44 @@ final class ServiceRun {
       return result.error();
     }
     return status() == ProbeStatus.DOWN ? lastError : null;
+  }
+
+  /**
+   * A located result's step: the service's incident decided by the {@link QuorumRule}, and the
+   * per-location verdicts an event it writes carries (null when it writes none).
+   */
+  record Located(AlertStateMachine.Step step, Map<String, String> verdicts) {}
+
+  /**
+   * Runs a result of {@code location} through that location's counters, then decides the service's
+   * incident over every location at {@code now}. The service's counters become those of {@code
+   * location} (what its FAILED or RECOVERED reports); {@code newIncident} is the id offered for an
+   * incident this opens.
+   */
+  Located stepLocated(
+      LocationRun location, ProbeResult result, long order, Instant now, UUID newIncident) {
+    location.accept(result, order, now, locked);
+    List<QuorumRule.Location> views = locations().stream().map(l -> l.view(now)).toList();
+    UUID before = state.openIncident();
+    QuorumRule.Verdict verdict = QuorumRule.decide(views, locked.quorum(), before != null);
+    UUID incident =
+        switch (verdict.action()) {
+          case OPEN -> newIncident != null ? newIncident : UUID.randomUUID();
+          case CLOSE -> null;
+          case NONE -> before;
+        };
+    AlertStateMachine.State counters = location.state();
+    AlertStateMachine.Step step =
+        new AlertStateMachine.Step(
+            new AlertStateMachine.State(
+                counters.failures(),
+                counters.successes(),
+                counters.failuresBeforeSuccesses(),
+                incident),
+            verdict.action());
+    return new Located(
+        step,
+        verdict.action() == AlertStateMachine.Action.NONE ? null : QuorumRule.verdicts(views));
   }
 
   /** The location {@code name} of a located target, joining it when it has no row yet. */

@@ -88,33 +88,8 @@ final class StatusQueries {
                 .orElse(Map.of())
             : locations.all();
     services.forEach(
-        service -> withLocations(service, located.get((String) service.get("service"))));
+        service -> LocationViews.add(service, located.get((String) service.get("service"))));
     return services;
-  }
-
-  /**
-   * Adds a located target's quorum, monitoring state and locations. Degraded monitoring replaces an
-   * UP state (it is not known to be up: an outage could not open an incident); DOWN stays.
-   */
-  private static void withLocations(Map<String, Object> service, LocationReads.Target target) {
-    if (target == null) {
-      return;
-    }
-    service.put("quorum", target.quorum());
-    service.put("monitoring", target.degraded() ? "degraded" : "ok");
-    if (target.degraded() && !"DOWN".equals(service.get("state"))) {
-      service.put("state", "DEGRADED");
-    }
-    List<Map<String, Object>> each = new ArrayList<>();
-    for (LocationReads.Location l : target.locations()) {
-      Map<String, Object> location = new LinkedHashMap<>();
-      location.put("location", l.location());
-      location.put("state", l.state());
-      location.put("lastError", l.lastError());
-      location.put("recordedAt", l.recordedAt());
-      each.add(location);
-    }
-    service.put("locations", each);
   }
 
   private List<Map<String, Object>> rows(String onlyName, String after, int limit) {
@@ -248,22 +223,9 @@ final class StatusQueries {
         Map.of("unreadable", names));
   }
 
-  /**
-   * The {@code locations} check of /health: UP (this instance works; another location's instances
-   * are what is missing), with a detail naming up to 20 targets whose monitoring is degraded.
-   */
+  /** The {@code locations} check of /health (see {@link LocationViews#health}). */
   Health.Check degradedTargets() {
-    List<String> names = locations.degraded();
-    if (names.isEmpty()) {
-      return Health.Check.of(true);
-    }
-    List<String> shown = names.subList(0, Math.min(20, names.size()));
-    return new Health.Check(
-        Health.UP,
-        "degraded monitoring, fewer fresh locations than the quorum (see /api/services"
-            + " locations): "
-            + String.join(", ", shown),
-        Map.of("degraded", shown));
+    return LocationViews.health(locations.degraded());
   }
 
   /** Whether the database answers within {@link DatabaseReadiness#DEFAULT_TIMEOUT}. */
