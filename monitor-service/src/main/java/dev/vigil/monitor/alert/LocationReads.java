@@ -63,6 +63,41 @@ public final class LocationReads {
        order by t.name, x.location
       """;
 
+  // The fresh locations of one located target, read under its row lock (the announcer's).
+  private static final String FRESH =
+      """
+      select l.location, l.last_status, l.last_error
+        from targets t
+        join location_state l on l.service = t.name
+       where t.name = ? and t.locations is not null
+         and l.recorded_at >= now() - make_interval(secs => (3 * t.interval_ms + t.timeout_ms)
+                                                      / 1000.0)
+      """;
+
+  /**
+   * The per-location verdicts an event of {@code service} written now carries (as the recorder
+   * writes them), or null for a target probed from one place or without a fresh location.
+   */
+  static java.util.Map<String, String> verdicts(Connection connection, String service)
+      throws SQLException {
+    List<QuorumRule.Location> fresh = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(FRESH)) {
+      statement.setString(1, service);
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          fresh.add(
+              new QuorumRule.Location(
+                  rs.getString(1),
+                  false,
+                  true,
+                  ProbeStatus.valueOf(rs.getString(2)),
+                  rs.getString(3)));
+        }
+      }
+    }
+    return fresh.isEmpty() ? null : QuorumRule.verdicts(fresh);
+  }
+
   private final DataSource dataSource;
 
   public LocationReads(DataSource dataSource) {

@@ -108,6 +108,35 @@ class QuorumRecordingIT {
     assertThat(Tables.count(db.dataSource(), "select count(*) from check_history")).isEqualTo(60);
   }
 
+  @Test
+  void aFailedDeferredByASilenceCarriesTheLocationsWhenItIsAnnounced(TestDatabase db)
+      throws Exception {
+    MonitorSchema.migrate(db.dataSource());
+    new TargetStore(db.dataSource()).add(target(1));
+    Recorder recorder = new Recorder(db.dataSource(), new SimpleMeterRegistry());
+    dev.vigil.monitor.quiet.Silences silences =
+        new dev.vigil.monitor.quiet.Silences(db.dataSource());
+    dev.vigil.monitor.quiet.Silence silence =
+        silences.add("shop", null, "ops", "deploy", java.time.Instant.now().plusSeconds(600));
+    recorder.record(downPushed("eu"));
+    recorder.record(downPushed("us"));
+    recorder.record(upPushed("ap"));
+    assertThat(events(db)).as("quiet: no FAILED yet").isEmpty();
+
+    silences.delete(silence.id());
+    List<dev.vigil.contract.AlertEvent> written =
+        new Announcer(
+                db.dataSource(), java.time.Duration.ofSeconds(1), 10, new SimpleMeterRegistry())
+            .runOnce();
+
+    assertThat(written).hasSize(1);
+    assertThat(written.getFirst().locations())
+        .containsEntry("eu", "HTTP 503 eu")
+        .containsEntry("us", "HTTP 503 us")
+        .containsEntry("ap", "up");
+    assertThat(events(db).getFirst().get("locations").size()).isEqualTo(3);
+  }
+
   private static TargetSpec target(int failureThreshold) {
     return TargetSpec.builder("shop", TargetKind.HTTP)
         .url(URI.create("http://shop.internal/"))
