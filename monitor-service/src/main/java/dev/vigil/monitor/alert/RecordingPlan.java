@@ -21,6 +21,12 @@ import org.slf4j.LoggerFactory;
  * answers a FAILED that was written. The writes are gathered into one row per service (state,
  * health), one per result (history), one per incident and one per event for the {@link PlanWriter}.
  *
+ * <p>A target probed from several locations takes the same path: its result first runs through its
+ * location's own counters (stale check per location, since claim numbers of different locations
+ * interleave), then the {@link QuorumRule} decides the service's incident over the fresh locations
+ * ({@link ServiceRun#stepLocated}); what follows (incidents, quiet deferral, events, writes) is the
+ * same, and the events carry the per-location verdicts.
+ *
  * <p>Two passes, because two facts come from the database after the first: {@link #add} each
  * result; then, given the quiet periods of the services whose incident opens and what the incidents
  * open before looked like when updated, {@link #decide} the events and every result's outcome.
