@@ -89,12 +89,8 @@ final class Leases {
           """
           t.enabled and t.kind in ('http', 'tcp', 'dns') and s.next_due_at <= now()
              and t.locations is null""",
-          """
-          make_interval(secs => greatest(?,
-                   (t.timeout_ms + t.connect_timeout_ms) / 1000.0 + ?))""",
-          """
-          t.*, (extract(epoch from (s.lease_until - now())) * 1000)::bigint as lease_ms,
-                    nextval('result_order') as claim_order""");
+          LEASE_UNTIL,
+          RETURNING);
 
   private static final String RELEASE =
       STEP
