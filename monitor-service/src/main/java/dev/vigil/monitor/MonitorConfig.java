@@ -26,6 +26,15 @@ public final class MonitorConfig extends ServiceConfig {
   public static final Setting<String> TARGETS_FILE =
       Setting.string("VIGIL_MONITOR_TARGETS_FILE", "")
           .doc("YAML file of targets loaded into the database at startup.");
+  public static final Setting<String> LOCATION =
+      Setting.string("VIGIL_MONITOR_LOCATION", "default")
+          .check(
+              location -> dev.vigil.contract.AlertEvent.LOCATION_NAME.matcher(location).matches(),
+              "must be 1-32 characters of a-z, 0-9 and '-', starting with a letter or digit")
+          .doc(
+              "The location this instance probes from: it probes the targets that list this"
+                  + " location (with that location's own counters) and every target that lists"
+                  + " none.");
   public static final Setting<Boolean> SCHEDULER_ENABLED =
       Setting.bool("VIGIL_MONITOR_SCHEDULER_ENABLED", true)
           .doc("Whether this instance probes targets (false: API and pushed results only).");
@@ -137,6 +146,7 @@ public final class MonitorConfig extends ServiceConfig {
           API_TOKEN,
           TARGETS_FILE,
           INSTANCE_ID,
+          LOCATION,
           SCHEDULER_ENABLED,
           LEASE,
           CLAIM_BATCH,

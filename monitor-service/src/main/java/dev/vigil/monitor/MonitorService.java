@@ -7,6 +7,7 @@ import static dev.vigil.monitor.MonitorConfig.CLAIM_POLL_INTERVAL;
 import static dev.vigil.monitor.MonitorConfig.HEARTBEAT_GRACE;
 import static dev.vigil.monitor.MonitorConfig.HISTORY_RETENTION;
 import static dev.vigil.monitor.MonitorConfig.LEASE;
+import static dev.vigil.monitor.MonitorConfig.LOCATION;
 import static dev.vigil.monitor.MonitorConfig.MAX_IN_FLIGHT;
 import static dev.vigil.monitor.MonitorConfig.OUTBOX_RETENTION;
 import static dev.vigil.monitor.MonitorConfig.PUBLIC_DETAILS;
@@ -27,6 +28,7 @@ import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
 import dev.vigil.monitor.alert.Announcer;
+import dev.vigil.monitor.alert.LocationReads;
 import dev.vigil.monitor.alert.RecordQueue;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.api.HttpApi;
@@ -130,6 +132,15 @@ public final class MonitorService implements AutoCloseable {
       Gauge.builder(metrics.name("incidents.open"), pool, MonitorService::openIncidents)
           .description("Incidents currently open")
           .register(metrics.registry());
+      LocationReads locationReads = new LocationReads(pool);
+      Gauge.builder(
+              metrics.name("targets.degraded"), locationReads, MonitorService::degradedTargets)
+          .description(
+              "Targets probed from several locations with fewer fresh locations than their quorum"
+                  + " (an outage there cannot open an incident)")
+          // Held by nothing else: without a strong reference the gauge reads NaN once collected.
+          .strongReference(true)
+          .register(metrics.registry());
       Recorder recorder = new Recorder(pool, metrics.registry(), config.get(RECORD_BATCH));
       // Closed after the scheduler (registered before it): it records what the probes queued.
       RecordQueue recordQueue =
@@ -147,7 +158,8 @@ public final class MonitorService implements AutoCloseable {
                 config.get(LEASE),
                 config.get(CLAIM_BATCH),
                 config.get(CLAIM_POLL_INTERVAL),
-                config.get(MAX_IN_FLIGHT));
+                config.get(MAX_IN_FLIGHT),
+                config.get(LOCATION));
         ProbeScheduler scheduler =
             new ProbeScheduler(
                 pool, recorder, recordQueue, prober, schedulerSettings, metrics.registry());
@@ -200,8 +212,9 @@ public final class MonitorService implements AutoCloseable {
       parts.add(api);
       startClock.step("api");
       LOG.info(
-          "monitor started instance={} port={} scheduler={} file_targets={} {}",
+          "monitor started instance={} location={} port={} scheduler={} file_targets={} {}",
           config.instanceId(),
+          config.get(LOCATION),
           api.port(),
           config.get(SCHEDULER_ENABLED),
           fileTargets.size(),
@@ -259,6 +272,14 @@ public final class MonitorService implements AutoCloseable {
       return TargetFile.loadWindows(config.targetsFile());
     } catch (InvalidTargetException e) {
       throw new ConfigException("VIGIL_MONITOR_TARGETS_FILE is invalid: " + e.getMessage());
+    }
+  }
+
+  private static double degradedTargets(LocationReads reads) {
+    try {
+      return reads.degraded().size();
+    } catch (RuntimeException e) {
+      return Double.NaN;
     }
   }
 

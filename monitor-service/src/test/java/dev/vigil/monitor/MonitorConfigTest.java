@@ -66,4 +66,17 @@ class MonitorConfigTest {
         .message()
         .doesNotContain("short");
   }
+
+  @Test
+  void theLocationDefaultsToDefaultAndABadOneIsRejectedWithItsKey() {
+    assertThat(new MonitorConfig(new Settings(minimal())).get(MonitorConfig.LOCATION))
+        .isEqualTo("default");
+    Map<String, String> env = minimal();
+    env.put("VIGIL_MONITOR_LOCATION", "EU West");
+
+    assertThatThrownBy(() -> new MonitorConfig(new Settings(env)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("VIGIL_MONITOR_LOCATION")
+        .hasMessageContaining("must be 1-32 characters of a-z");
+  }
 }

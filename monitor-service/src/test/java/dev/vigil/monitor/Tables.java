@@ -21,7 +21,9 @@ public final class Tables {
           "check_history",
           "incidents",
           "outbox",
-          "probe_schedule");
+          "probe_schedule",
+          "location_state",
+          "location_schedule");
 
   private Tables() {}
 

@@ -2,8 +2,12 @@ package dev.vigil.contract;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * One announced transition of one service: the payload of an outbox row and the value of a Kafka
@@ -34,6 +38,10 @@ import java.util.UUID;
  * @param resolution RECOVERED only, optional: why the incident was closed when it was not closed by
  *     successful checks, e.g. {@value #RESOLUTION_TARGET_DISABLED}; null (absent from the JSON) for
  *     an ordinary recovery. Added within schema version 1 (additive).
+ * @param locations FAILED and RECOVERED of a target probed from several locations only: each fresh
+ *     location's verdict when the event was raised ("up", or its last error) by location name,
+ *     sorted; null (absent from the JSON) for a target probed from one place. Added within schema
+ *     version 1 (additive).
  */
 public record AlertEvent(
     int schemaVersion,
@@ -46,7 +54,8 @@ public record AlertEvent(
     String lastError,
     Instant openedAt,
     Duration downtime,
-    String resolution) {
+    String resolution,
+    Map<String, String> locations) {
 
   /** The schema version this code writes, and the only one it reads. */
   public static final int CURRENT_SCHEMA_VERSION = 1;
@@ -66,6 +75,43 @@ public record AlertEvent(
    * {@link #resolution} of the RECOVERED written when a target with an open incident is deleted.
    */
   public static final String RESOLUTION_TARGET_DELETED = "target deleted";
+
+  /** Upper bound of the number of {@link #locations}. */
+  public static final int MAX_LOCATIONS = 64;
+
+  /** Upper bound of one location's verdict in {@link #locations}. */
+  public static final int MAX_VERDICT_LENGTH = 200;
+
+  /** What a location name looks like (the monitor's VIGIL_MONITOR_LOCATION and a target's list). */
+  public static final Pattern LOCATION_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
+
+  /** An event without per-location verdicts (a target probed from one place). */
+  public AlertEvent(
+      int schemaVersion,
+      UUID eventId,
+      UUID incidentId,
+      String service,
+      AlertKind kind,
+      Instant occurredAt,
+      int consecutiveFailures,
+      String lastError,
+      Instant openedAt,
+      Duration downtime,
+      String resolution) {
+    this(
+        schemaVersion,
+        eventId,
+        incidentId,
+        service,
+        kind,
+        occurredAt,
+        consecutiveFailures,
+        lastError,
+        openedAt,
+        downtime,
+        resolution,
+        null);
+  }
 
   public AlertEvent {
     if (schemaVersion != CURRENT_SCHEMA_VERSION) {
@@ -117,6 +163,62 @@ public record AlertEvent(
       throw new IllegalArgumentException(
           "resolution must be 1-" + MAX_RESOLUTION_LENGTH + " characters when present");
     }
+    locations = checkedLocations(kind, locations);
+  }
+
+  private static Map<String, String> checkedLocations(AlertKind kind, Map<String, String> given) {
+    if (given == null) {
+      return null;
+    }
+    if (kind == AlertKind.REMINDER) {
+      throw new IllegalArgumentException("locations are only set on FAILED and RECOVERED");
+    }
+    if (given.isEmpty() || given.size() > MAX_LOCATIONS) {
+      throw new IllegalArgumentException(
+          "locations must have 1-" + MAX_LOCATIONS + " entries when present");
+    }
+    Map<String, String> sorted = new TreeMap<>();
+    given.forEach(
+        (name, verdict) -> {
+          if (name == null || !LOCATION_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(
+                "location '" + name + "' is not a location name ([a-z0-9][a-z0-9-]{0,31})");
+          }
+          if (verdict == null || verdict.isBlank() || verdict.length() > MAX_VERDICT_LENGTH) {
+            throw new IllegalArgumentException(
+                "verdict of location " + name + " must be 1-" + MAX_VERDICT_LENGTH + " characters");
+          }
+          sorted.put(name, verdict);
+        });
+    return Collections.unmodifiableMap(sorted);
+  }
+
+  /** This FAILED or RECOVERED event with per-location verdicts (cut to their bound). */
+  public AlertEvent withLocations(Map<String, String> verdicts) {
+    Map<String, String> bounded = new TreeMap<>();
+    verdicts.forEach((name, verdict) -> bounded.put(name, boundedVerdict(verdict)));
+    return new AlertEvent(
+        schemaVersion,
+        eventId,
+        incidentId,
+        service,
+        kind,
+        occurredAt,
+        consecutiveFailures,
+        lastError,
+        openedAt,
+        downtime,
+        resolution,
+        bounded);
+  }
+
+  private static String boundedVerdict(String verdict) {
+    if (verdict == null || verdict.isBlank()) {
+      return "down";
+    }
+    return verdict.length() <= MAX_VERDICT_LENGTH
+        ? verdict
+        : verdict.substring(0, MAX_VERDICT_LENGTH - 1) + "…";
   }
 
   /** A FAILED event for a newly opened incident. */
@@ -240,7 +342,8 @@ public record AlertEvent(
         lastError,
         openedAt,
         downtime,
-        why);
+        why,
+        locations);
   }
 
   /**

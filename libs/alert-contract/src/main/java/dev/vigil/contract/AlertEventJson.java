@@ -99,12 +99,32 @@ public final class AlertEventJson {
           root.hasNonNull("lastError") ? root.get("lastError").asText() : null,
           instant(root, "openedAt", false),
           duration(root, "downtime"),
-          root.hasNonNull("resolution") ? requiredText(root, "resolution") : null);
+          root.hasNonNull("resolution") ? requiredText(root, "resolution") : null,
+          locations(root));
     } catch (InvalidAlertEventException e) {
       throw e;
     } catch (NullPointerException | IllegalArgumentException e) {
       throw new InvalidAlertEventException("value", e.getMessage());
     }
+  }
+
+  private static java.util.Map<String, String> locations(JsonNode root) {
+    JsonNode node = root.get("locations");
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isObject()) {
+      throw new InvalidAlertEventException("locations", "must be an object of verdicts");
+    }
+    java.util.Map<String, String> verdicts = new java.util.TreeMap<>();
+    for (var field : node.properties()) {
+      if (!field.getValue().isTextual()) {
+        throw new InvalidAlertEventException(
+            "locations", "verdict of " + field.getKey() + " must be a string");
+      }
+      verdicts.put(field.getKey(), field.getValue().asText());
+    }
+    return verdicts;
   }
 
   private static AlertKind kind(String text) {

@@ -44,6 +44,40 @@ class AlertEventJsonTest {
   }
 
   @Test
+  void failedWithLocationVerdictsRoundTripsSorted() {
+    AlertEvent event =
+        AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "db", OPENED, 3, "HTTP 503")
+            .withLocations(java.util.Map.of("us-east", "connect timeout", "eu-west", "HTTP 503"));
+
+    String json = AlertEventJson.write(event);
+
+    assertThat(json)
+        .contains("\"locations\":{\"eu-west\":\"HTTP 503\",\"us-east\":\"connect timeout\"}");
+    assertThat(AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(event);
+  }
+
+  @Test
+  void eventWithoutLocationsOmitsTheField() {
+    String json =
+        AlertEventJson.write(
+            AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "db", OPENED, 3, "x"));
+
+    assertThat(json).doesNotContain("locations");
+  }
+
+  @Test
+  void badLocationNameIsRefusedOnRead() {
+    String json =
+        AlertEventJson.write(
+                AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "db", OPENED, 3, null))
+            .replaceFirst("\\{", "{\"locations\":{\"EU West\":\"up\"},");
+
+    assertThatThrownBy(() -> AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(InvalidAlertEventException.class)
+        .hasMessageContaining("EU West");
+  }
+
+  @Test
   void unknownFieldsAreIgnoredForAdditiveChanges() {
     String json =
         AlertEventJson.write(

@@ -172,6 +172,13 @@ public final class Announcer implements AutoCloseable {
                     UUID.randomUUID(), incident, service, now, failures, lastError, openedAt)
                 : AlertEvent.deferredFailed(
                     UUID.randomUUID(), incident, service, now, failures, lastError, openedAt);
+        // A deferred FAILED of a target probed from several locations carries their verdicts now,
+        // as one written by the recorder does (a REMINDER carries none, by the contract).
+        java.util.Map<String, String> verdicts =
+            announced ? null : LocationReads.verdicts(connection, service);
+        if (verdicts != null) {
+          event = event.withLocations(verdicts);
+        }
         markAnnounced(connection, incident, now, !announced);
         sql.insertOutbox(connection, event);
         return event;

@@ -99,12 +99,14 @@ final class PlanWriter {
            where not exists (select 1 from health where health.service = s.service)
       ), history as (
           insert into check_history
-                 (service, status, recorded_at, started_at, latency_ms, http_status, error, source)
+                 (service, status, recorded_at, started_at, latency_ms, http_status, error, source,
+                  location)
           select h.service, h.status, p.now, h.started_at::timestamptz, h.latency_ms,
-                 h.http_status, h.error, h.source
+                 h.http_status, h.error, h.source, h.location
             from p, unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::text[],
-                           ?::text[]) with ordinality
-                    as h(service, status, started_at, latency_ms, http_status, error, source, n)
+                           ?::text[], ?::text[]) with ordinality
+                    as h(service, status, started_at, latency_ms, http_status, error, source,
+                         location, n)
            order by h.n
       )
       insert into %s (%s)
@@ -173,10 +175,10 @@ final class PlanWriter {
       s.setArray(15, array(connection, "text", last, ServiceRun::lastError));
       s.setArray(16, array(connection, "int8", last, ServiceRun::order));
       s.setArray(17, array(connection, "text", last, l -> Timestamps.text(l.pushedStartedAt())));
-      s.setArray(18, array(connection, "text", last, l -> l.result().status().name()));
+      s.setArray(18, array(connection, "text", last, l -> l.status().name()));
       s.setArray(19, array(connection, "int8", last, l -> l.result().latencyMs()));
       s.setArray(20, array(connection, "int4", last, l -> l.result().httpStatus()));
-      s.setArray(21, array(connection, "text", last, l -> l.result().error()));
+      s.setArray(21, array(connection, "text", last, ServiceRun::healthError));
       s.setArray(22, array(connection, "text", last, l -> l.result().source().column()));
       s.setArray(23, array(connection, "bool", last, ServiceRun::statusChanged));
       s.setArray(24, array(connection, "text", history, a -> a.result().service()));
@@ -186,17 +188,22 @@ final class PlanWriter {
       s.setArray(28, array(connection, "int4", history, a -> a.result().httpStatus()));
       s.setArray(29, array(connection, "text", history, a -> a.result().error()));
       s.setArray(30, array(connection, "text", history, a -> a.result().source().column()));
-      s.setArray(31, array(connection, "uuid", events, AlertEvent::eventId));
-      s.setArray(32, array(connection, "text", events, AlertEvent::service));
-      s.setArray(33, array(connection, "text", events, e -> e.kind().name()));
-      s.setArray(34, array(connection, "text", events, AlertEventJson::write));
-      s.setArray(35, array(connection, "uuid", events, AlertEvent::incidentId));
-      s.setArray(36, array(connection, "int4", events, AlertEvent::schemaVersion));
+      s.setArray(31, array(connection, "text", history, a -> a.result().location()));
+      s.setArray(32, array(connection, "uuid", events, AlertEvent::eventId));
+      s.setArray(33, array(connection, "text", events, AlertEvent::service));
+      s.setArray(34, array(connection, "text", events, e -> e.kind().name()));
+      s.setArray(35, array(connection, "text", events, AlertEventJson::write));
+      s.setArray(36, array(connection, "uuid", events, AlertEvent::incidentId));
+      s.setArray(37, array(connection, "int4", events, AlertEvent::schemaVersion));
       s.executeUpdate();
+    }
+    List<RecordingPlan.Moved> moved = plan.movedLocations();
+    if (!moved.isEmpty()) {
+      LocationWriter.write(connection, plan.now(), moved);
     }
   }
 
-  private static <T> Array array(
+  static <T> Array array(
       Connection connection, String type, List<T> rows, Function<T, Object> column)
       throws SQLException {
     Object[] values = new Object[rows.size()];

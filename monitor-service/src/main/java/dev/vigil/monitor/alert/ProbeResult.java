@@ -26,6 +26,9 @@ import java.util.Objects;
  * @param source scheduled probe, pushed result or missed heartbeat
  * @param order the {@code result_order} number taken when the check was claimed, or null: numbered
  *     when recorded
+ * @param location the location the result comes from, for a target probed from several locations
+ *     (its probe ran on an instance of that location, or a checker pushed it naming it); null for a
+ *     target probed from one place
  */
 public record ProbeResult(
     String service,
@@ -35,7 +38,21 @@ public record ProbeResult(
     Integer httpStatus,
     String error,
     ResultSource source,
-    Long order) {
+    Long order,
+    String location) {
+
+  /** A result of a target probed from one place. */
+  public ProbeResult(
+      String service,
+      ProbeStatus status,
+      Instant startedAt,
+      Long latencyMs,
+      Integer httpStatus,
+      String error,
+      ResultSource source,
+      Long order) {
+    this(service, status, startedAt, latencyMs, httpStatus, error, source, order, null);
+  }
 
   public ProbeResult {
     if (!ServiceNames.isValid(service)) {
@@ -48,12 +65,22 @@ public record ProbeResult(
     }
     startedAt = startedAt == null ? null : startedAt.truncatedTo(ChronoUnit.MICROS);
     error = AlertEvent.boundedError(error);
+    if (location != null && !AlertEvent.LOCATION_NAME.matcher(location).matches()) {
+      throw new IllegalArgumentException(
+          "location '" + location + "' is not a location name ([a-z0-9][a-z0-9-]{0,31})");
+    }
   }
 
   /** This result, ordered by the number its claim took from {@code result_order}. */
   public ProbeResult withOrder(long claimOrder) {
     return new ProbeResult(
-        service, status, startedAt, latencyMs, httpStatus, error, source, claimOrder);
+        service, status, startedAt, latencyMs, httpStatus, error, source, claimOrder, location);
+  }
+
+  /** This result, from {@code from} (null: a target probed from one place). */
+  public ProbeResult at(String from) {
+    return new ProbeResult(
+        service, status, startedAt, latencyMs, httpStatus, error, source, order, from);
   }
 
   /** An UP result of a scheduled probe (numbered when recorded). */

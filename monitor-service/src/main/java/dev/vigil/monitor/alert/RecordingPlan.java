@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,12 @@ import org.slf4j.LoggerFactory;
  * opened, counted and closed; a FAILED is deferred while the service is quiet, and a RECOVERED only
  * answers a FAILED that was written. The writes are gathered into one row per service (state,
  * health), one per result (history), one per incident and one per event for the {@link PlanWriter}.
+ *
+ * <p>A target probed from several locations takes the same path: its result first runs through its
+ * location's own counters (stale check per location, since claim numbers of different locations
+ * interleave), then the {@link QuorumRule} decides the service's incident over the fresh locations
+ * ({@link ServiceRun#stepLocated}); what follows (incidents, quiet deferral, events, writes) is the
+ * same, and the events carry the per-location verdicts.
  *
  * <p>Two passes, because two facts come from the database after the first: {@link #add} each
  * result; then, given the quiet periods of the services whose incident opens and what the incidents
@@ -50,7 +57,8 @@ final class RecordingPlan {
       AlertStateMachine.Step step,
       UUID closedIncident,
       String lastError,
-      Instant startedAt) {}
+      Instant startedAt,
+      Map<String, String> verdicts) {}
 
   /** The database's time under the locks: every time this plan writes. */
   Instant now() {
@@ -65,22 +73,46 @@ final class RecordingPlan {
           new Recorder.Recorded(result, null, new UnknownServiceException(result.service())));
       return;
     }
-    ServiceRun run = services.computeIfAbsent(result.service(), s -> new ServiceRun(locked));
+    ServiceRun run =
+        services.computeIfAbsent(
+            result.service(),
+            s -> new ServiceRun(locked, held.locations().getOrDefault(s, new TreeMap<>())));
     long order = result.order() != null ? result.order() : held.orders()[nextOrder++];
-    String stale = run.staleReason(result);
+    if (locked.located() != (result.location() != null)) {
+      // The definition changed between the claim and the recording (locations added or removed):
+      // the result belongs to the old one. The API refuses such pushes before they get here.
+      String why =
+          locked.located()
+              ? "rejected: the target is probed from several locations and the result names none"
+              : "rejected: the target is probed from one place and the result names a location";
+      recorded.add(new Recorder.Recorded(result, RecordOutcome.rejected(why, run.state()), null));
+      return;
+    }
+    LocationRun location = locked.located() ? run.location(result.location()) : null;
+    String stale = location != null ? location.staleReason(result) : run.staleReason(result);
     if (stale != null) {
       recorded.add(new Recorder.Recorded(result, RecordOutcome.rejected(stale, run.state()), null));
       return;
     }
     UUID before = run.state().openIncident();
-    AlertStateMachine.Step step =
-        AlertStateMachine.apply(
-            run.state(),
-            result.status(),
-            locked.failureThreshold(),
-            locked.recoveryThreshold(),
-            // Only a DOWN without an open incident can open one: no random id for the others.
-            result.status() == ProbeStatus.DOWN && before == null ? UUID.randomUUID() : null);
+    // Only a result that may open an incident gets a random id: no random id for the others.
+    UUID newIncident =
+        result.status() == ProbeStatus.DOWN && before == null ? UUID.randomUUID() : null;
+    Map<String, String> verdicts = null;
+    AlertStateMachine.Step step;
+    if (location == null) {
+      step =
+          AlertStateMachine.apply(
+              run.state(),
+              result.status(),
+              locked.failureThreshold(),
+              locked.recoveryThreshold(),
+              newIncident);
+    } else {
+      ServiceRun.Located located = run.stepLocated(location, result, order, now(), newIncident);
+      step = located.step();
+      verdicts = located.verdicts();
+    }
     AlertStateMachine.State next = step.next();
     switch (step.action()) {
       case OPEN ->
@@ -97,7 +129,8 @@ final class RecordingPlan {
     }
     Instant startedAt = result.startedAt() != null ? result.startedAt() : now();
     run.accept(result, next, order, startedAt);
-    accepted.add(new Accepted(recorded.size(), result, step, before, run.lastError(), startedAt));
+    accepted.add(
+        new Accepted(recorded.size(), result, step, before, run.lastError(), startedAt, verdicts));
     recorded.add(null); // filled in by decide()
   }
 
@@ -160,6 +193,9 @@ final class RecordingPlan {
             case CLOSE -> recovered(a);
             case NONE -> null;
           };
+      if (event != null && a.verdicts() != null && !a.verdicts().isEmpty()) {
+        event = event.withLocations(a.verdicts());
+      }
       if (event != null) {
         events.add(event);
       }
@@ -187,6 +223,20 @@ final class RecordingPlan {
   /** Services with an accepted result: their state, deadline and health rows. */
   List<ServiceRun> lastPerService() {
     return services.values().stream().filter(r -> r.result() != null).toList();
+  }
+
+  /** A location of {@code service} that results of this plan moved. */
+  record Moved(String service, LocationRun location) {}
+
+  /** The locations results of this plan moved: their location_state rows. */
+  List<Moved> movedLocations() {
+    List<Moved> moved = new ArrayList<>();
+    services.forEach(
+        (service, run) ->
+            run.locations().stream()
+                .filter(LocationRun::changed)
+                .forEach(l -> moved.add(new Moved(service, l))));
+    return moved;
   }
 
   /** Accepted results in the order given: their history rows. */

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
@@ -33,13 +34,26 @@ final class StateLock {
       Instant lastPushedStartedAt,
       String lastError,
       int failureThreshold,
-      int recoveryThreshold) {}
+      int recoveryThreshold,
+      List<String> locations,
+      int quorum,
+      Duration staleAfter) {
+
+    /** Whether the target is probed from several locations (its incident is decided by quorum). */
+    boolean located() {
+      return !locations.isEmpty();
+    }
+  }
 
   /**
    * The locked rows by service (an unknown service is missing), the database's time once all were
    * locked (null when none was), and the new result numbers in increasing order.
    */
-  record Held(Map<String, Row> rows, Instant now, long[] orders) {}
+  record Held(
+      Map<String, Row> rows,
+      Instant now,
+      long[] orders,
+      Map<String, Map<String, LocationRun>> locations) {}
 
   // Rows are locked in byte order of the name (collate "C": the order Java's String.compareTo
   // gives for the ASCII names targets have), the fixed order that keeps two transactions from
@@ -52,7 +66,9 @@ final class StateLock {
       with locked as materialized (
           select a.service, a.consecutive_failures, a.consecutive_successes,
                  a.failures_before_successes, a.open_incident_id, a.last_result_seq,
-                 a.last_pushed_started_at, a.last_error, t.failure_threshold, t.recovery_threshold
+                 a.last_pushed_started_at, a.last_error, t.failure_threshold, t.recovery_threshold,
+                 t.locations, coalesce(t.quorum, cardinality(t.locations) / 2 + 1) as quorum,
+                 3 * t.interval_ms + t.timeout_ms as stale_after_ms
             from alert_state a
             join targets t on t.name = a.service
            where a.service = any(?::text[])
@@ -81,8 +97,8 @@ final class StateLock {
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
           if (now == null) {
-            now = rs.getObject(11, OffsetDateTime.class).toInstant();
-            Long[] numbered = (Long[]) rs.getArray(12).getArray();
+            now = rs.getObject("now", OffsetDateTime.class).toInstant();
+            Long[] numbered = (Long[]) rs.getArray("orders").getArray();
             orders = new long[numbered.length];
             for (int i = 0; i < numbered.length; i++) {
               orders[i] = numbered[i];
@@ -98,11 +114,77 @@ final class StateLock {
                   pushed == null ? null : pushed.toInstant(),
                   rs.getString(8),
                   rs.getInt(9),
-                  rs.getInt(10)));
+                  rs.getInt(10),
+                  locations(rs.getArray("locations")),
+                  rs.getInt("quorum"),
+                  Duration.ofMillis(rs.getLong("stale_after_ms"))));
         }
       }
     }
     Arrays.sort(orders);
-    return new Held(rows, now, orders);
+    List<String> located =
+        rows.entrySet().stream()
+            .filter(e -> e.getValue().located())
+            .map(Map.Entry::getKey)
+            .toList();
+    Map<String, Map<String, LocationRun>> locationRuns =
+        located.isEmpty() ? Map.of() : readLocations(connection, located, rows, now);
+    return new Held(rows, now, orders, locationRuns);
+  }
+
+  private static List<String> locations(java.sql.Array stored) throws SQLException {
+    return stored == null ? List.of() : List.of((String[]) stored.getArray());
+  }
+
+  // Read after the alert_state rows are locked: every writer of location_state holds that lock.
+  private static final String LOCATIONS =
+      """
+      select service, location, consecutive_failures, consecutive_successes,
+             failures_before_successes, failing, last_result_seq, last_pushed_started_at,
+             last_status, last_error, recorded_at
+        from location_state
+       where service = any(?::text[])
+      """;
+
+  /**
+   * The locations of the located services: every location with a recorded result, and every listed
+   * one (without a result yet: never fresh).
+   */
+  private static Map<String, Map<String, LocationRun>> readLocations(
+      Connection connection, List<String> services, Map<String, Row> rows, Instant now)
+      throws SQLException {
+    Map<String, Map<String, LocationRun>> runs = new HashMap<>();
+    for (String service : services) {
+      Map<String, LocationRun> byName = new java.util.TreeMap<>();
+      Row row = rows.get(service);
+      row.locations().forEach(l -> byName.put(l, LocationRun.unseen(l, row.staleAfter())));
+      runs.put(service, byName);
+    }
+    try (PreparedStatement statement = connection.prepareStatement(LOCATIONS)) {
+      statement.setArray(1, connection.createArrayOf("text", services.toArray()));
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          String service = rs.getString(1);
+          OffsetDateTime pushed = rs.getObject(8, OffsetDateTime.class);
+          runs.get(service)
+              .put(
+                  rs.getString(2),
+                  new LocationRun(
+                      rs.getString(2),
+                      rows.get(service).staleAfter(),
+                      new AlertStateMachine.State(
+                          rs.getInt(3),
+                          rs.getInt(4),
+                          rs.getInt(5),
+                          rs.getBoolean(6) ? LocationRun.FAILING : null),
+                      rs.getObject(7, Long.class),
+                      pushed == null ? null : pushed.toInstant(),
+                      ProbeStatus.valueOf(rs.getString(9)),
+                      rs.getString(10),
+                      rs.getObject(11, OffsetDateTime.class).toInstant()));
+        }
+      }
+    }
+    return runs;
   }
 }

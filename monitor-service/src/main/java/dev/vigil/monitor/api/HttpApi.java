@@ -103,6 +103,7 @@ public final class HttpApi implements AutoCloseable {
           Health.Builder health = Health.builder().check("database", database);
           if (database) {
             health.check("targets", queries.unreadableTargets());
+            health.check("locations", queries.degradedTargets());
           }
           return health.build();
         },

@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * Parses a pushed result: {@code {"status": "UP"|"DOWN", "error": "...", "startedAt":
- * "2026-01-01T00:00:00Z", "latencyMs": 12, "httpStatus": 200}}; only {@code status} is required.
+ * "2026-01-01T00:00:00Z", "latencyMs": 12, "httpStatus": 200, "location": "eu-west"}}; only {@code
+ * status} is required ({@code location} only, and always, for a target that lists locations).
  * Without {@code startedAt} the result is placed by its arrival and stamped with the database's
  * time when recorded; with it, it must be later than the checker's previous {@code startedAt}.
  * Every problem names the field; text with control characters (other than tab and line breaks) or
@@ -20,7 +21,7 @@ import java.util.Set;
  */
 final class PushRequests {
   private static final Set<String> FIELDS =
-      Set.of("status", "error", "startedAt", "latencyMs", "httpStatus");
+      Set.of("status", "error", "startedAt", "latencyMs", "httpStatus", "location");
 
   private PushRequests() {}
 
@@ -74,6 +75,7 @@ final class PushRequests {
     }
     Long latency = number(body, "latencyMs", 0, Integer.MAX_VALUE);
     Long httpStatus = number(body, "httpStatus", 100, 599);
+    String location = location(body);
     return new ProbeResult(
         service,
         verdict,
@@ -82,7 +84,26 @@ final class PushRequests {
         httpStatus == null ? null : httpStatus.intValue(),
         verdict == ProbeStatus.UP ? null : error,
         ResultSource.PUSH,
-        null);
+        null,
+        location);
+  }
+
+  /** The location a remote checker names (a target probed from several locations), or null. */
+  private static String location(JsonNode body) {
+    JsonNode node = body.get("location");
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isTextual()) {
+      throw ApiException.badRequest("location", "must be a string");
+    }
+    String location = checkedText("location", node.asText());
+    if (!AlertEvent.LOCATION_NAME.matcher(location).matches()) {
+      throw ApiException.badRequest(
+          "location",
+          "must be 1-32 characters of a-z, 0-9 and '-', starting with a letter or digit");
+    }
+    return location;
   }
 
   /** {@code text} unchanged, or a 400 naming {@code field} if it holds what cannot be stored. */

@@ -79,6 +79,9 @@ final class ServiceRoutes {
     if (!detailed && service.get("lastCheck") instanceof Map<?, ?> last) {
       ((Map<String, Object>) last).remove("error");
     }
+    if (!detailed && service.get("locations") instanceof List<?> locations) {
+      locations.forEach(l -> ((Map<String, Object>) l).remove("lastError"));
+    }
     return service;
   }
 
@@ -132,7 +135,9 @@ final class ServiceRoutes {
   private void push(Context ctx) {
     String name = Http.name(ctx);
     TargetSpec target = targets.find(name).orElseThrow(() -> new UnknownServiceException(name));
-    if (target.kind() != TargetKind.PUSH) {
+    // A target probed from several locations takes pushed results as one more location each (a
+    // remote checker); one probed from one place takes none.
+    if (target.kind() != TargetKind.PUSH && !target.located()) {
       throw new ApiException(
           409, "name", "'" + name + "' is probed by the monitor, not a push target");
     }
@@ -140,6 +145,14 @@ final class ServiceRoutes {
       throw new ApiException(409, "name", "target '" + name + "' is disabled");
     }
     ProbeResult result = PushRequests.parse(name, Http.body(ctx), clock.instant());
+    if (target.located() && result.location() == null) {
+      throw ApiException.badRequest(
+          "location", "is required: '" + name + "' is probed from several locations");
+    }
+    if (!target.located() && result.location() != null) {
+      throw ApiException.badRequest(
+          "location", "'" + name + "' lists no locations, so a result names none");
+    }
     RecordOutcome outcome = recorder.record(result);
     if (!outcome.accepted()) {
       throw new ApiException(409, "startedAt", outcome.rejectedReason());

@@ -3,6 +3,7 @@ package dev.vigil.monitor.api;
 import dev.vigil.kit.DatabaseReadiness;
 import dev.vigil.kit.db.DatabaseException;
 import dev.vigil.kit.http.Health;
+import dev.vigil.monitor.alert.LocationReads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -57,9 +58,11 @@ final class StatusQueries {
   private final DataSource dataSource;
   private final DatabaseReadiness readiness;
   private final Clock clock;
+  private final LocationReads locations;
 
   StatusQueries(DataSource dataSource, Clock clock) {
     this.dataSource = dataSource;
+    this.locations = new LocationReads(dataSource);
     this.readiness = new DatabaseReadiness(dataSource, DatabaseReadiness.DEFAULT_TIMEOUT);
     this.clock = clock;
   }
@@ -77,6 +80,19 @@ final class StatusQueries {
   }
 
   private List<Map<String, Object>> services(String onlyName, String after, int limit) {
+    List<Map<String, Object>> services = rows(onlyName, after, limit);
+    Map<String, LocationReads.Target> located =
+        onlyName != null
+            ? java.util.Optional.ofNullable(locations.of(onlyName))
+                .map(t -> Map.of(t.service(), t))
+                .orElse(Map.of())
+            : locations.all();
+    services.forEach(
+        service -> LocationViews.add(service, located.get((String) service.get("service"))));
+    return services;
+  }
+
+  private List<Map<String, Object>> rows(String onlyName, String after, int limit) {
     return query(
         "listing services",
         SERVICES,
@@ -205,6 +221,11 @@ final class StatusQueries {
         "stored definitions that cannot be read, not probed (see /api/services definitionError): "
             + String.join(", ", names),
         Map.of("unreadable", names));
+  }
+
+  /** The {@code locations} check of /health (see {@link LocationViews#health}). */
+  Health.Check degradedTargets() {
+    return LocationViews.health(locations.degraded());
   }
 
   /** Whether the database answers within {@link DatabaseReadiness#DEFAULT_TIMEOUT}. */

@@ -121,6 +121,14 @@ final class TargetRoutes {
     if (!spec.maintenance().isEmpty()) {
       target.put("maintenance", TargetStore.maintenanceJson(spec.maintenance()));
     }
+    if (spec.located()) {
+      target.put("locations", spec.locations());
+      // The quorum in force (given, or the majority it defaults to).
+      target.put("quorum", spec.effectiveQuorum());
+    }
+    if (spec.retryInterval() != null) {
+      target.put("retryInterval", spec.retryInterval().toMillis() + "ms");
+    }
     // Checks beyond the status code, as written; inline header values are never shown.
     spec.checks()
         .redactedJson()

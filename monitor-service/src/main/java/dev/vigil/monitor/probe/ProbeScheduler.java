@@ -75,7 +75,8 @@ public final class ProbeScheduler implements AutoCloseable {
     this.queue = queue;
     this.prober = prober;
     this.settings = settings;
-    this.leases = new Leases(settings.instanceId(), settings.lease(), LEASE_MARGIN);
+    this.leases =
+        new Leases(settings.instanceId(), settings.location(), settings.lease(), LEASE_MARGIN);
     this.permits = new Semaphore(settings.maxInFlight());
     this.claimer = Thread.ofPlatform().name("probe-claimer").daemon().unstarted(this::claimLoop);
     Gauge.builder(
@@ -91,8 +92,9 @@ public final class ProbeScheduler implements AutoCloseable {
     claimer.start();
     scheduleLag.start();
     LOG.info(
-        "scheduler started instance={} lease={} batch={} max_in_flight={}",
+        "scheduler started instance={} location={} lease={} batch={} max_in_flight={}",
         settings.instanceId(),
+        settings.location(),
         settings.lease(),
         settings.claimBatch(),
         settings.maxInFlight());
@@ -166,7 +168,7 @@ public final class ProbeScheduler implements AutoCloseable {
         return;
       }
       long started = System.nanoTime();
-      ProbeResult result = prober.probe(target).withOrder(claim.order());
+      ProbeResult result = prober.probe(target).withOrder(claim.order()).at(claim.location());
       long probed = System.nanoTime();
       Recorder.AlsoInTransaction release =
           (connection, outcome) -> {

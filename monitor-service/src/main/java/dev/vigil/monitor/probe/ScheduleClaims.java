@@ -18,10 +18,18 @@ final class ScheduleClaims {
    * @param returning the columns each claimed row returns
    */
   static String sql(String due, String leaseUntil, String returning) {
+    return sql("probe_schedule", "s.target = due.target", due, leaseUntil, returning);
+  }
+
+  /**
+   * The same statement on {@code table} ({@code probe_schedule} or {@code location_schedule}),
+   * whose claimed rows {@code key} matches to the due ones (constant SQL only).
+   */
+  static String sql(String table, String key, String due, String leaseUntil, String returning) {
     return """
         with due as (
-            select s.target
-              from probe_schedule s
+            select s.*
+              from %s s
               join targets t on t.name = s.target
              where %s
                and (s.lease_until is null or s.lease_until < now())
@@ -29,13 +37,13 @@ final class ScheduleClaims {
              limit ?
                for update of s skip locked
         )
-        update probe_schedule s
+        update %s s
            set lease_owner = ?, lease_token = ?,
                lease_until = now() + %s
           from due, targets t
-         where s.target = due.target and t.name = s.target
+         where %s and t.name = s.target
         returning %s
         """
-        .formatted(due, leaseUntil, returning);
+        .formatted(table, due, table, leaseUntil, key, returning);
   }
 }

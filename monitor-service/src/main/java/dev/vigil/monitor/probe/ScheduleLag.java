@@ -22,11 +22,19 @@ final class ScheduleLag implements AutoCloseable {
   private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(5);
   private static final String LAG =
       """
-      select coalesce(extract(epoch from (now() - min(s.next_due_at))), 0)
-        from probe_schedule s
-        join targets t on t.name = s.target
-       where t.enabled and t.kind in ('http', 'tcp', 'dns') and s.next_due_at <= now()
-         and (s.lease_until is null or s.lease_until < now())
+      select coalesce(extract(epoch from (now() - min(due))), 0)
+        from (select s.next_due_at as due
+                from probe_schedule s
+                join targets t on t.name = s.target
+               where t.enabled and t.kind in ('http', 'tcp', 'dns') and s.next_due_at <= now()
+                 and t.locations is null
+                 and (s.lease_until is null or s.lease_until < now())
+              union all
+              select s.next_due_at
+                from location_schedule s
+                join targets t on t.name = s.target
+               where t.enabled and t.kind in ('http', 'tcp', 'dns') and s.next_due_at <= now()
+                 and (s.lease_until is null or s.lease_until < now())) overdue
       """;
 
   private final DataSource dataSource;

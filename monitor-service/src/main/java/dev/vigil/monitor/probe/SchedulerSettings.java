@@ -12,11 +12,28 @@ import java.util.Objects;
  * @param claimBatch most targets claimed in one statement
  * @param pollInterval pause between claims when the last one was not full
  * @param maxInFlight most probes running at once on this instance
+ * @param location the location this instance probes from: it claims the (target, location) pairs of
+ *     targets that list it, and every target that lists none
  */
 public record SchedulerSettings(
-    String instanceId, Duration lease, int claimBatch, Duration pollInterval, int maxInFlight) {
+    String instanceId,
+    Duration lease,
+    int claimBatch,
+    Duration pollInterval,
+    int maxInFlight,
+    String location) {
+
+  /** The location of an instance that was given none. */
+  public static final String DEFAULT_LOCATION = "default";
+
+  /** Settings of an instance in the {@link #DEFAULT_LOCATION}. */
+  public SchedulerSettings(
+      String instanceId, Duration lease, int claimBatch, Duration pollInterval, int maxInFlight) {
+    this(instanceId, lease, claimBatch, pollInterval, maxInFlight, DEFAULT_LOCATION);
+  }
 
   public SchedulerSettings {
+    Objects.requireNonNull(location, "location");
     Objects.requireNonNull(instanceId, "instanceId");
     if (lease.isNegative() || lease.isZero()) {
       throw new IllegalArgumentException("lease must be positive");

@@ -5,12 +5,13 @@ import java.util.regex.Pattern;
 
 /**
  * Which part of the overview a request asks for: {@code ?page=} (1-based), {@code ?q=} (a service
- * name prefix) and {@code ?state=} (up, down, unknown or disabled). Every value comes from outside
- * and is checked here; a bad one is refused with its field and the reason (a 400), never guessed.
+ * name prefix) and {@code ?state=} (up, down, degraded, unknown or disabled). Every value comes
+ * from outside and is checked here; a bad one is refused with its field and the reason (a 400),
+ * never guessed.
  *
  * @param page the page, from 1
  * @param prefix name prefix, "" for every service
- * @param state one state only (upper case: UP, DOWN, UNKNOWN, DISABLED), or null for all
+ * @param state one state only (upper case: UP, DOWN, DEGRADED, UNKNOWN, DISABLED), or null for all
  */
 record OverviewQuery(int page, String prefix, String state) {
   /** Services on one overview page. */
@@ -21,7 +22,7 @@ record OverviewQuery(int page, String prefix, String state) {
 
   private static final Pattern PREFIX = Pattern.compile("[a-z0-9_-]{0,50}");
   private static final java.util.List<String> STATES =
-      java.util.List.of("UP", "DOWN", "UNKNOWN", "DISABLED");
+      java.util.List.of("UP", "DOWN", "DEGRADED", "UNKNOWN", "DISABLED");
 
   static final OverviewQuery FIRST = new OverviewQuery(1, "", null);
 
@@ -65,7 +66,7 @@ record OverviewQuery(int page, String prefix, String state) {
     if (state != null && !state.isEmpty()) {
       wanted = state.toUpperCase(Locale.ROOT);
       if (!STATES.contains(wanted)) {
-        throw new Invalid("state", "state must be one of up, down, unknown, disabled");
+        throw new Invalid("state", "state must be one of up, down, degraded, unknown, disabled");
       }
     }
     return new OverviewQuery(number, prefix, wanted);

@@ -23,19 +23,17 @@ import javax.sql.DataSource;
  * current-state rows ({@code targets}, {@code health_status}, {@code alert_state}).
  */
 final class OverviewReads {
-  private static final String STATE =
-      """
-      case when not t.enabled then 'DISABLED' when h.status is null then 'UNKNOWN'
-           else h.status end""";
+  private static final String STATE = StatusReads.STATE;
 
   private static final String PAGE =
       """
       with listed as (
         select t.name, t.kind, t.enabled, h.status, h.since, h.checked_at, h.latency_ms, h.error,
-               a.open_incident_id, %1$s as state
+               a.open_incident_id, %1$s as state, loc.location_states, loc.location_errors
           from targets t
           left join health_status h on h.service = t.name
           left join alert_state a on a.service = t.name
+          %2$s
          where starts_with(t.name, ?)
       )
       select l.*, i.opened_at as incident_opened_at, count(*) over () as matching,
@@ -44,11 +42,12 @@ final class OverviewReads {
         from listed l
         left join incidents i on i.id = l.open_incident_id
        where (?::text is null or l.state = ?)
-       order by case l.state when 'DOWN' then 0 when 'UNKNOWN' then 1 when 'UP' then 2 else 3 end,
+       order by case l.state when 'DOWN' then 0 when 'DEGRADED' then 1 when 'UNKNOWN' then 1
+                             when 'UP' then 2 else 3 end,
                 l.name
        limit ? offset ?
       """
-          .formatted(STATE);
+          .formatted(STATE, StatusReads.LOCATIONS);
 
   // Whole clock hours, as on a service's page.
   static final String SUMS =
@@ -282,6 +281,8 @@ final class OverviewReads {
         row.incidentOpenedAt(),
         u[0],
         u[1],
-        u[2]);
+        u[2],
+        row.locations(),
+        row.locationErrors());
   }
 }

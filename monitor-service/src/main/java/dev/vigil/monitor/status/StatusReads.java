@@ -32,6 +32,10 @@ final class StatusReads {
         from status_hourly
       """;
 
+  static final String LOCATIONS = LocationSql.LOCATIONS;
+
+  static final String STATE = LocationSql.STATE;
+
   private static final String SERVICES =
       """
       with sums as (
@@ -39,17 +43,19 @@ final class StatusReads {
          where hour > now() - interval '30 days' and (?::text is null or service = ?)
          group by service)
       select t.name, t.kind, t.enabled, h.status, h.since, h.checked_at, h.latency_ms, h.error,
-             i.opened_at as incident_opened_at,
+             i.opened_at as incident_opened_at, %s as state, loc.location_states,
+             loc.location_errors,
              s.up_day, s.down_day, s.up_week, s.down_week, s.up_month, s.down_month
         from targets t
         left join health_status h on h.service = t.name
         left join alert_state a on a.service = t.name
         left join incidents i on i.id = a.open_incident_id
         left join sums s on s.service = t.name
+        %s
        where (?::text is null or t.name = ?)
        order by t.name
       """
-          .formatted(UPTIME_SUMS);
+          .formatted(UPTIME_SUMS, STATE, LOCATIONS);
 
   private static final String HOURS =
       """
@@ -92,7 +98,41 @@ final class StatusReads {
       Instant incidentOpenedAt,
       Uptime day,
       Uptime week,
-      Uptime month) {}
+      Uptime month,
+      String locations,
+      String locationErrors) {
+
+    /** A service probed from one place. */
+    ServiceRow(
+        String name,
+        String kind,
+        boolean enabled,
+        String state,
+        Instant since,
+        Instant checkedAt,
+        Long latencyMs,
+        String error,
+        Instant incidentOpenedAt,
+        Uptime day,
+        Uptime week,
+        Uptime month) {
+      this(
+          name,
+          kind,
+          enabled,
+          state,
+          since,
+          checkedAt,
+          latencyMs,
+          error,
+          incidentOpenedAt,
+          day,
+          week,
+          month,
+          null,
+          null);
+    }
+  }
 
   /** One hour of one service: checks and mean latency (null without latencies). */
   record HourRow(String service, Instant hour, long up, long down, Long meanLatencyMs) {}
@@ -224,7 +264,7 @@ final class StatusReads {
         rs.getString("name"),
         rs.getString("kind"),
         rs.getBoolean("enabled"),
-        rs.getString("status") == null ? "UNKNOWN" : rs.getString("status"),
+        rs.getString("state"),
         instant(rs, "since"),
         instant(rs, "checked_at"),
         (Long) rs.getObject("latency_ms"),
@@ -232,7 +272,9 @@ final class StatusReads {
         instant(rs, "incident_opened_at"),
         new Uptime(rs.getLong("up_day"), rs.getLong("down_day")),
         new Uptime(rs.getLong("up_week"), rs.getLong("down_week")),
-        new Uptime(rs.getLong("up_month"), rs.getLong("down_month")));
+        new Uptime(rs.getLong("up_month"), rs.getLong("down_month")),
+        rs.getString("location_states"),
+        rs.getString("location_errors"));
   }
 
   private static List<HourRow> hours(Connection connection, String service) throws SQLException {

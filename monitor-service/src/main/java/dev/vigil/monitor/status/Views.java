@@ -82,7 +82,9 @@ final class Views {
       String weekGrade,
       String month,
       String monthGrade,
-      Chart chart) {}
+      Chart chart,
+      String locations,
+      String locationErrors) {}
 
   record IncidentView(
       String service,
@@ -203,7 +205,7 @@ final class Views {
                 + pages;
     List<FilterLink> filters = new java.util.ArrayList<>();
     filters.add(new FilterLink("all", query.withState(null).href(), query.state() == null));
-    for (String state : List.of("DOWN", "UNKNOWN", "UP", "DISABLED")) {
+    for (String state : List.of("DOWN", "DEGRADED", "UNKNOWN", "UP", "DISABLED")) {
       filters.add(
           new FilterLink(
               state.toLowerCase(java.util.Locale.ROOT),
@@ -234,7 +236,9 @@ final class Views {
         row.incidentOpenedAt(),
         row.day(),
         row.week(),
-        row.month());
+        row.month(),
+        row.locations(),
+        row.locationErrors());
   }
 
   /** {@code snapshot} without DOWN reasons and without who acknowledged. */
@@ -256,7 +260,9 @@ final class Views {
                         r.incidentOpenedAt(),
                         r.day(),
                         r.week(),
-                        r.month()))
+                        r.month(),
+                        r.locations(),
+                        null))
             .toList(),
         snapshot.hours(),
         snapshot.incidents().stream()
@@ -336,7 +342,9 @@ final class Views {
         row.week().grade(),
         row.month().percent(),
         row.month().grade(),
-        chart);
+        chart,
+        row.locations() == null ? null : Format.text(row.locations(), Format.MAX_ERROR),
+        row.locationErrors() == null ? null : Format.text(row.locationErrors(), Format.MAX_ERROR));
   }
 
   private static List<IncidentView> incidents(Snapshot snapshot) {

@@ -54,7 +54,10 @@ public final class TargetParser {
           "enabled",
           "heartbeat",
           "remindEvery",
-          "maintenance");
+          "maintenance",
+          "locations",
+          "quorum",
+          "retryInterval");
 
   /** Every field a target definition may have, in the targets file and the API. */
   static final Set<String> FIELDS = union(BASE_FIELDS, CheckFields.NAMES);
@@ -178,6 +181,20 @@ public final class TargetParser {
           "heartbeat", "only a push target takes a heartbeat (an http target is probed instead)");
     }
     Checks checks = new CheckFields(this, node, filesAllowed).read(kind, method, url, timeout);
+    List<String> locations = new LocationFields(this, node).locations();
+    if (heartbeat != null && !locations.isEmpty()) {
+      throw invalid(
+          "locations",
+          "a push target with a heartbeat is watched from one place; give its checkers'"
+              + " locations in their pushed results instead");
+    }
+    Integer quorum = new LocationFields(this, node).quorum(locations);
+    Duration retryInterval = duration("retryInterval", null, MIN_INTERVAL, MAX_INTERVAL);
+    if (retryInterval != null && retryInterval.compareTo(interval) > 0) {
+      throw invalid(
+          "retryInterval",
+          "must not exceed the interval (" + human(interval) + "), was " + human(retryInterval));
+    }
     return TargetSpec.builder(name, kind)
         .url(url)
         .method(method)
@@ -194,6 +211,8 @@ public final class TargetParser {
         .checks(checks)
         .remindEvery(duration("remindEvery", null, MIN_REMIND_EVERY, MAX_REMIND_EVERY))
         .maintenance(maintenance())
+        .locations(locations, quorum)
+        .retryInterval(retryInterval)
         .build();
   }
 
@@ -368,7 +387,7 @@ public final class TargetParser {
     return duration;
   }
 
-  private static String human(Duration duration) {
+  static String human(Duration duration) {
     if (duration.toMillis() < 1000) {
       return duration.toMillis() + "ms";
     }

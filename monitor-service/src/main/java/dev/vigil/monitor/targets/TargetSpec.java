@@ -32,6 +32,12 @@ import java.util.Objects;
  * @param remindEvery optional: a REMINDER every this long while an announced incident stays open
  *     and unacknowledged (null: none)
  * @param maintenance the target's recurring maintenance windows (empty: none)
+ * @param locations where the target is probed from, each (target, location) by instances of that
+ *     location with its own counters (empty: from one place, by any instance)
+ * @param quorum how many fresh locations must be failing to open the incident (null: a majority of
+ *     {@code locations}); only with locations
+ * @param retryInterval the shorter interval used while failures count towards an incident or
+ *     successes towards its recovery (null: the interval)
  */
 public record TargetSpec(
     String name,
@@ -49,7 +55,13 @@ public record TargetSpec(
     Duration heartbeat,
     Checks checks,
     Duration remindEvery,
-    List<Window> maintenance) {
+    List<Window> maintenance,
+    List<String> locations,
+    Integer quorum,
+    Duration retryInterval) {
+
+  /** Most locations one target may list. */
+  public static final int MAX_LOCATIONS = 16;
 
   public TargetSpec {
     if (!ServiceNames.isValid(name)) {
@@ -63,6 +75,23 @@ public record TargetSpec(
     Objects.requireNonNull(acceptedStatus, "acceptedStatus");
     Objects.requireNonNull(checks, "checks");
     maintenance = maintenance == null ? List.of() : List.copyOf(maintenance);
+    locations = locations == null ? List.of() : List.copyOf(locations);
+    if (locations.size() > MAX_LOCATIONS
+        || locations.stream().distinct().count() < locations.size()) {
+      throw new IllegalArgumentException("at most " + MAX_LOCATIONS + " distinct locations");
+    }
+    for (String location : locations) {
+      if (!dev.vigil.contract.AlertEvent.LOCATION_NAME.matcher(location).matches()) {
+        throw new IllegalArgumentException("location '" + location + "' is not a location name");
+      }
+    }
+    if (quorum != null && (quorum < 1 || quorum > locations.size())) {
+      throw new IllegalArgumentException("quorum must be between 1 and the number of locations");
+    }
+    if (retryInterval != null
+        && (retryInterval.toMillis() < 1000 || retryInterval.compareTo(interval) > 0)) {
+      throw new IllegalArgumentException("retryInterval must be between 1s and the interval");
+    }
     if (remindEvery != null && remindEvery.toMillis() < 1000) {
       throw new IllegalArgumentException("remindEvery must be at least 1s");
     }
@@ -111,7 +140,24 @@ public record TargetSpec(
         .heartbeat(heartbeat)
         .checks(checks)
         .remindEvery(remindEvery)
-        .maintenance(maintenance);
+        .maintenance(maintenance)
+        .locations(locations, quorum)
+        .retryInterval(retryInterval);
+  }
+
+  /** Whether the target is probed from several locations (with a quorum). */
+  public boolean located() {
+    return !locations.isEmpty();
+  }
+
+  /** The quorum in force: the given one, or a majority of the locations (0 without locations). */
+  public int effectiveQuorum() {
+    return quorum != null ? quorum : locations.size() / 2 + (locations.isEmpty() ? 0 : 1);
+  }
+
+  /** The interval between re-checks while a failure or recovery is counting. */
+  public Duration effectiveRetryInterval() {
+    return retryInterval != null ? retryInterval : interval;
   }
 
   /** A copy with other thresholds. */
@@ -142,6 +188,9 @@ public record TargetSpec(
     private Checks checks = Checks.NONE;
     private Duration remindEvery;
     private List<Window> maintenance = List.of();
+    private List<String> locations = List.of();
+    private Integer quorum;
+    private Duration retryInterval;
 
     private Builder(String name, TargetKind kind) {
       this.name = name;
@@ -215,6 +264,18 @@ public record TargetSpec(
       return this;
     }
 
+    /** Where the target is probed from, and the quorum (null: a majority). */
+    public Builder locations(List<String> locations, Integer quorum) {
+      this.locations = locations;
+      this.quorum = quorum;
+      return this;
+    }
+
+    public Builder retryInterval(Duration retryInterval) {
+      this.retryInterval = retryInterval;
+      return this;
+    }
+
     /** The target; throws IllegalArgumentException or NullPointerException as the record does. */
     public TargetSpec build() {
       return new TargetSpec(
@@ -233,7 +294,10 @@ public record TargetSpec(
           heartbeat,
           checks,
           remindEvery,
-          maintenance);
+          maintenance,
+          locations,
+          quorum,
+          retryInterval);
     }
   }
 }

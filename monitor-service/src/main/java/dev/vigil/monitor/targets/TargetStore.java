@@ -37,8 +37,8 @@ public final class TargetStore {
       insert into targets (name, kind, url, method, interval_ms, timeout_ms, connect_timeout_ms,
                            accepted_status, failure_threshold, recovery_threshold,
                            follow_redirects, enabled, source, heartbeat_ms, checks,
-                           remind_every_ms, maintenance)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb)
+                           remind_every_ms, maintenance, locations, quorum, retry_interval_ms)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?)
       on conflict (name) do update
          set kind = excluded.kind, url = excluded.url, method = excluded.method,
              interval_ms = excluded.interval_ms, timeout_ms = excluded.timeout_ms,
@@ -49,7 +49,23 @@ public final class TargetStore {
              follow_redirects = excluded.follow_redirects, enabled = excluded.enabled,
              source = excluded.source, heartbeat_ms = excluded.heartbeat_ms,
              checks = excluded.checks, remind_every_ms = excluded.remind_every_ms,
-             maintenance = excluded.maintenance, updated_at = now()
+             maintenance = excluded.maintenance, locations = excluded.locations,
+             quorum = excluded.quorum, retry_interval_ms = excluded.retry_interval_ms,
+             updated_at = now()
+      """;
+
+  // One schedule row per listed location (first probe spread over one interval), and none for a
+  // location no longer listed. Its probe_schedule row stays, unclaimed while locations are listed.
+  private static final String SYNC_LOCATIONS =
+      """
+      with gone as (
+          delete from location_schedule
+           where target = ? and not (location = any(coalesce(?::text[], '{}')))
+      )
+      insert into location_schedule (target, location, next_due_at)
+      select ?, l, now() + random() * make_interval(secs => ? / 1000.0)
+        from unnest(coalesce(?::text[], '{}')) as l
+      on conflict (target, location) do nothing
       """;
 
   // Every change of a target takes the service's alert_state row lock first, before any lock on
@@ -209,8 +225,10 @@ public final class TargetStore {
                       "health_status",
                       "alert_state",
                       "incidents",
-                      "probe_schedule")) {
-                String column = table.equals("probe_schedule") ? "target" : "service";
+                      "probe_schedule",
+                      "location_schedule",
+                      "location_state")) {
+                String column = table.endsWith("_schedule") ? "target" : "service";
                 try (PreparedStatement statement =
                     connection.prepareStatement(
                         "delete from " + table + " where " + column + " = ?")) {
@@ -329,6 +347,23 @@ public final class TargetStore {
         statement.setLong(16, target.remindEvery().toMillis());
       }
       statement.setString(17, maintenanceJson(target.maintenance()).toString());
+      java.sql.Array locations =
+          target.located() ? connection.createArrayOf("text", target.locations().toArray()) : null;
+      statement.setArray(18, locations);
+      statement.setObject(19, target.quorum(), java.sql.Types.INTEGER);
+      statement.setObject(
+          20,
+          target.retryInterval() == null ? null : (int) target.retryInterval().toMillis(),
+          java.sql.Types.INTEGER);
+      statement.executeUpdate();
+    }
+    try (PreparedStatement statement = connection.prepareStatement(SYNC_LOCATIONS)) {
+      java.sql.Array locations = connection.createArrayOf("text", target.locations().toArray());
+      statement.setString(1, target.name());
+      statement.setArray(2, locations);
+      statement.setString(3, target.name());
+      statement.setInt(4, (int) target.interval().toMillis());
+      statement.setArray(5, locations);
       statement.executeUpdate();
     }
     try (PreparedStatement statement =
@@ -403,7 +438,16 @@ public final class TargetStore {
                 ? null
                 : Duration.ofMillis(rs.getLong("remind_every_ms")))
         .maintenance(storedWindows(name, rs.getString("maintenance")))
+        .locations(storedLocations(rs.getArray("locations")), rs.getObject("quorum", Integer.class))
+        .retryInterval(
+            rs.getObject("retry_interval_ms") == null
+                ? null
+                : Duration.ofMillis(rs.getInt("retry_interval_ms")))
         .build();
+  }
+
+  private static List<String> storedLocations(java.sql.Array stored) throws SQLException {
+    return stored == null ? List.of() : List.of((String[]) stored.getArray());
   }
 
   /** The written form of a target's windows (what the definition and the column hold). */

@@ -67,6 +67,23 @@ class AlertEventSchemaTest {
   }
 
   @Test
+  void locationVerdictsAreValidOnFailedAndRecoveredOnly() {
+    java.util.Map<String, String> verdicts =
+        java.util.Map.of("eu-west", "HTTP 503", "us-east", "connect timed out", "ap-south", "up");
+    assertThat(SCHEMA.violations(AlertEventJson.write(failed().withLocations(verdicts)))).isEmpty();
+    assertThat(SCHEMA.violations(AlertEventJson.write(recovered().withLocations(verdicts))))
+        .isEmpty();
+    assertThat(
+            SCHEMA.violations(
+                edited(failed(), node -> node.putObject("locations").put("EU West", "up"))))
+        .isNotEmpty();
+    assertThat(
+            SCHEMA.violations(
+                edited(failed(), node -> node.putObject("locations").put("eu-west", ""))))
+        .isNotEmpty();
+  }
+
+  @Test
   void additivePropertiesAreAccepted() {
     // Changes within a schema version are additive: a consumer must not reject a field it does
     // not know yet (resolution was added this way).

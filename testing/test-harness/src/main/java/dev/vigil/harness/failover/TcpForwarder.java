@@ -35,12 +35,26 @@ public final class TcpForwarder implements AutoCloseable {
 
   /** Listens on a free loopback port and forwards every connection to {@code targetPort}. */
   public static TcpForwarder start(int targetPort) {
+    return start(InetAddress.getLoopbackAddress(), 0, targetPort);
+  }
+
+  /**
+   * Listens on {@code address}:{@code port} (0: a free one) and forwards every connection to the
+   * loopback {@code targetPort}. Several forwarders on one port at different loopback addresses
+   * (127.0.0.2, 127.0.0.3, …) let processes that resolve one host name differently reach the same
+   * target through paths that can be cut one by one ({@link #retarget} to a closed port).
+   */
+  public static TcpForwarder start(InetAddress address, int port, int targetPort) {
     try {
       ServerSocket server = new ServerSocket();
-      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      server.bind(new InetSocketAddress(address, port));
       TcpForwarder forwarder = new TcpForwarder(server, targetPort);
       forwarder.acceptor.start();
-      LOG.info("tcp forwarder started port={} target={}", server.getLocalPort(), targetPort);
+      LOG.info(
+          "tcp forwarder started address={} port={} target={}",
+          address.getHostAddress(),
+          server.getLocalPort(),
+          targetPort);
       return forwarder;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open a forwarding port", e);
