@@ -122,6 +122,27 @@ public record DrillOptions(
     return label.equals("full") ? 5 : 1;
   }
 
+  /** SIGSTOP/SIGCONT of the streaming relay in the relay-freeze drill. */
+  public int relayFreezes() {
+    return label.equals("full") ? 3 : 1;
+  }
+
+  /**
+   * Rows of the one COPY transaction of the oversized-transaction drill: far more than the relay
+   * can put into one Kafka transaction within its (drill) transaction timeout of 1 s.
+   */
+  public int oversizedTransactionRows() {
+    return label.equals("full") ? 40_000 : 20_000;
+  }
+
+  /**
+   * Events relayed after the database-restore drill's copy was taken, before the restore (the
+   * issue's reproduction relays 1,000).
+   */
+  public long relayedAfterCopy() {
+    return Math.min(1_000, minEventsPerDrill);
+  }
+
   /** Rows of each COPY transaction in the bulk-transactions drill. */
   public int bulkTransactionRows() {
     return label.equals("full") ? 2_000 : 500;

@@ -78,6 +78,58 @@ class ReportTest {
   }
 
   @Test
+  void aRunOfSomeDrillsReplacesTheirRowsAndKeepsTheOthersWithTheRunTheyCameFrom(@TempDir Path dir)
+      throws Exception {
+    DrillOptions full = DrillOptions.full();
+    Report.write(
+        dir,
+        "RESULTS",
+        List.of(result("a", EXACTLY_ONCE, null), result("b", ONE_LOST, null)),
+        full,
+        "first run",
+        Instant.EPOCH,
+        10);
+
+    DrillOptions some = full.onlyDrills(List.of("b", "c"));
+    Report.write(
+        dir,
+        "RESULTS",
+        List.of(result("b", EXACTLY_ONCE, null), result("c", EXACTLY_ONCE, null)),
+        some,
+        "second run",
+        Instant.EPOCH.plusSeconds(60),
+        5);
+    // Written again after the next drill of the same run: nothing is kept twice.
+    Report.write(
+        dir,
+        "RESULTS",
+        List.of(result("b", EXACTLY_ONCE, null), result("c", EXACTLY_ONCE, null)),
+        some,
+        "second run",
+        Instant.EPOCH.plusSeconds(60),
+        6);
+
+    String md = Files.readString(dir.resolve("RESULTS.md"));
+    assertThat(md.lines().filter(l -> l.matches("\\| [abc] \\|.*")).toList())
+        .hasSize(3)
+        .allMatch(l -> l.endsWith("PASS |"));
+    assertThat(md)
+        .contains("Overall: **PASS**")
+        .contains("This run: b, c.")
+        .contains("- a: run at 1970-01-01T00:00:00Z, took 10 s")
+        .contains("`first run`");
+    String json = Files.readString(dir.resolve("RESULTS.json"));
+    assertThat(json).contains("\"earlierRuns\"").contains("\"command\" : \"first run\"");
+
+    // A run of every drill replaces the report.
+    Report.write(
+        dir, "RESULTS", List.of(result("c", EXACTLY_ONCE, null)), full, "all", Instant.EPOCH, 1);
+    assertThat(Files.readString(dir.resolve("RESULTS.md")))
+        .doesNotContain("| a |")
+        .doesNotContain("kept from earlier runs");
+  }
+
+  @Test
   void exactlyOnceDrillsFailOnAReadCommittedDuplicateAndShowBothIsolationLevels(@TempDir Path dir)
       throws Exception {
     assertThat(EXACTLY_ONCE.passed()).isTrue();
