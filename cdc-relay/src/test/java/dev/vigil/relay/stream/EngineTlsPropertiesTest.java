@@ -40,6 +40,42 @@ class EngineTlsPropertiesTest {
   }
 
   @Test
+  void theClientKeysPasswordComesFromItsOwnSettingNeverFromTheUrl() {
+    Map<String, String> env = new HashMap<>();
+    env.put("VIGIL_DB_URL", "jdbc:postgresql://pg/vigil?sslmode=verify-full&sslkey=/k.pk8");
+    env.put("VIGIL_DB_USER", "relay");
+    env.put("VIGIL_DB_SSLPASSWORD", "key-pw");
+    env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9093");
+    env.put("VIGIL_RELAY_DELIVERY", "at-least-once");
+    RelayConfig config = new RelayConfig(new Settings(env));
+
+    Properties props = EngineProperties.of(config);
+
+    assertThat(props)
+        .containsEntry("database.sslpassword", "key-pw")
+        .containsEntry(PostgresOffsetStore.SSL_PASSWORD, "key-pw")
+        .containsEntry(
+            PostgresOffsetStore.URL,
+            "jdbc:postgresql://pg/vigil?sslmode=verify-full&sslkey=/k.pk8");
+    assertThat(config.connectionProperties())
+        .containsEntry("user", "relay")
+        .containsEntry("sslpassword", "key-pw");
+  }
+
+  @Test
+  void aUrlCarryingAPasswordOrTheKeysPasswordStopsStartNamingTheUrlWithoutTheValue() {
+    for (String parameter : new String[] {"password", "sslpassword", "SSLPassword"}) {
+      assertThatThrownBy(
+              () -> config("jdbc:postgresql://pg/vigil?sslmode=require&" + parameter + "=pw-9"))
+          .as(parameter)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("VIGIL_DB_URL")
+          .hasMessageContaining("VIGIL_DB_SSLPASSWORD")
+          .hasMessageNotContaining("pw-9");
+    }
+  }
+
+  @Test
   void withoutTlsParametersDebeziumKeepsItsDefault() {
     assertThat(EngineProperties.of(config("jdbc:postgresql://pg/vigil")).stringPropertyNames())
         .noneMatch(name -> name.startsWith("database.ssl"));
