@@ -87,7 +87,9 @@ public record DrillOptions(
   /**
    * The short drill for the normal test suite: fewer events and faults, and without the relay-kill
    * drill (a relay JVM restarting under load takes 20-40 s here; the failover drill also kills the
-   * streaming relay with SIGKILL, and its standby resumes from the stored offsets).
+   * streaming relay with SIGKILL, and its standby resumes from the stored offsets), nor the
+   * database-restore and oversized-transaction drills (a minute or two each; opt-in ITs, and
+   * cdc-relay's DatabaseRestoreIT and LargeTransactionIT prove the same behaviour).
    */
   public static DrillOptions quick() {
     return new DrillOptions(
@@ -114,7 +116,9 @@ public record DrillOptions(
             "postgres-restart",
             "notifier-kill",
             "receiver-chaos",
-            "hostile-records"));
+            "hostile-records",
+            "relay-freeze",
+            "bad-input-sweep"));
   }
 
   /** kill -9 of the Kafka Connect worker in the connect-worker-kill drill. */
