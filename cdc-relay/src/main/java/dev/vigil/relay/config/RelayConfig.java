@@ -12,11 +12,11 @@ import dev.vigil.kit.ConfigDef;
 import dev.vigil.kit.ServiceConfig;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.db.PostgresTls;
 import dev.vigil.kit.kafka.KafkaClientProperties;
 import dev.vigil.kit.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Properties;
 import java.util.regex.Pattern;
 
@@ -223,18 +223,8 @@ public final class RelayConfig extends ServiceConfig {
   }
 
   private static boolean carriesNoSecret(String jdbcUrl) {
-    int query = jdbcUrl.indexOf('?');
-    if (query < 0) {
-      return true;
-    }
-    for (String pair : jdbcUrl.substring(query + 1).split("&")) {
-      int equals = pair.indexOf('=');
-      String name = (equals < 0 ? pair : pair.substring(0, equals)).toLowerCase(Locale.ROOT);
-      if (SECRET_URL_PARAMETERS.contains(name)) {
-        return false;
-      }
-    }
-    return true;
+    return PostgresTls.queryParameters(jdbcUrl).keySet().stream()
+        .noneMatch(SECRET_URL_PARAMETERS::contains);
   }
 
   /** Whether batches are Kafka transactions ({@code VIGIL_RELAY_DELIVERY=exactly-once}). */
