@@ -154,6 +154,7 @@ public final class DrillMain implements Callable<Integer> {
                 .format(started);
     Path workDir = targetDir.resolve("drill-work").resolve(run).toAbsolutePath();
     String baseName = options.label().equals("full") ? "RESULTS" : "short-drill";
+    String code = Report.codeVersion();
     List<DrillResult> outcome =
         DrillSuite.run(
             options,
@@ -166,7 +167,8 @@ public final class DrillMain implements Callable<Integer> {
                     options,
                     command,
                     started,
-                    Duration.between(started, Instant.now()).toSeconds()));
+                    Duration.between(started, Instant.now()).toSeconds(),
+                    code));
     for (DrillResult result : outcome) {
       System.out.println(Report.line(result));
     }

@@ -101,7 +101,7 @@ final class Report {
       String command,
       Instant started,
       long elapsedSeconds) {
-    return markdown(results, options, command, started, elapsedSeconds, List.of());
+    return markdown(results, options, command, started, elapsedSeconds, codeVersion(), List.of());
   }
 
   /**
@@ -125,6 +125,7 @@ final class Report {
       String command,
       Instant started,
       long elapsedSeconds,
+      String code,
       List<Run> earlier) {
     StringBuilder md = new StringBuilder();
     boolean all = results.stream().allMatch(DrillResult::passed);
@@ -137,7 +138,7 @@ final class Report {
     md.append("Run at ").append(started).append(", took ").append(elapsedSeconds).append(" s; ");
     md.append(events).append(" events in total over ").append(options.services());
     md.append(" services. Overall: **").append(all ? "PASS" : "FAIL").append("**.\n\n");
-    md.append("Code under test: ").append(codeVersion()).append(".\n\n");
+    md.append("Code under test: ").append(code).append(".\n\n");
     md.append("Machine load when this report was written: load average (1/5/15 min) ");
     md.append(loadAverage()).append(" on ").append(Runtime.getRuntime().availableProcessors());
     md.append(" cores. Recovery and drain times measured on a loaded machine are indicative only;");
@@ -374,19 +375,35 @@ final class Report {
       String command,
       Instant started,
       long elapsedSeconds) {
+    write(dir, baseName, results, options, command, started, elapsedSeconds, codeVersion());
+  }
+
+  /**
+   * As above, for code under test read at the start of the run ({@link #codeVersion()}): the work
+   * tree may change while a long run goes on, and the processes run what was built before it.
+   */
+  static void write(
+      Path dir,
+      String baseName,
+      List<DrillResult> results,
+      DrillOptions options,
+      String command,
+      Instant started,
+      long elapsedSeconds,
+      String code) {
     try {
       Files.createDirectories(dir);
       List<Run> earlier = new ArrayList<>();
       results = withEarlierRows(dir.resolve(baseName + ".json"), results, options, earlier);
       Files.writeString(
           dir.resolve(baseName + ".md"),
-          markdown(results, options, command, started, elapsedSeconds, earlier));
+          markdown(results, options, command, started, elapsedSeconds, code, earlier));
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("label", options.label());
       json.put("startedAt", started.toString());
       json.put("elapsedSeconds", elapsedSeconds);
       json.put("command", command);
-      json.put("code", codeVersion());
+      json.put("code", code);
       json.put("loadAverage", loadAverage());
       json.put("passed", results.stream().allMatch(DrillResult::passed));
       json.put("options", options);
