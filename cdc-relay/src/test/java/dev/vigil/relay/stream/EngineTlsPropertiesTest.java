@@ -14,7 +14,11 @@ import org.junit.jupiter.api.Test;
 /** The JDBC URL's TLS reaches Debezium, which builds its connections from host, port and name. */
 class EngineTlsPropertiesTest {
   private static RelayConfig config(String url) {
-    Map<String, String> env = new HashMap<>();
+    return config(url, Map.of());
+  }
+
+  private static RelayConfig config(String url, Map<String, String> more) {
+    Map<String, String> env = new HashMap<>(more);
     env.put("VIGIL_DB_URL", url);
     env.put("VIGIL_DB_USER", "relay");
     env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9093");
@@ -41,13 +45,10 @@ class EngineTlsPropertiesTest {
 
   @Test
   void theClientKeysPasswordComesFromItsOwnSettingNeverFromTheUrl() {
-    Map<String, String> env = new HashMap<>();
-    env.put("VIGIL_DB_URL", "jdbc:postgresql://pg/vigil?sslmode=verify-full&sslkey=/k.pk8");
-    env.put("VIGIL_DB_USER", "relay");
-    env.put("VIGIL_DB_SSLPASSWORD", "key-pw");
-    env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9093");
-    env.put("VIGIL_RELAY_DELIVERY", "at-least-once");
-    RelayConfig config = new RelayConfig(new Settings(env));
+    RelayConfig config =
+        config(
+            "jdbc:postgresql://pg/vigil?sslmode=verify-full&sslkey=/k.pk8",
+            Map.of("VIGIL_DB_SSLPASSWORD", "key-pw", "VIGIL_RELAY_DELIVERY", "at-least-once"));
 
     Properties props = EngineProperties.of(config);
 

@@ -367,20 +367,10 @@ final class Report {
     return merged;
   }
 
-  static void write(
-      Path dir,
-      String baseName,
-      List<DrillResult> results,
-      DrillOptions options,
-      String command,
-      Instant started,
-      long elapsedSeconds) {
-    write(dir, baseName, results, options, command, started, elapsedSeconds, codeVersion());
-  }
-
   /**
-   * As above, for code under test read at the start of the run ({@link #codeVersion()}): the work
-   * tree may change while a long run goes on, and the processes run what was built before it.
+   * Writes {@code baseName.md} and {@code .json}; {@code code} is the code under test as {@link
+   * #codeVersion()} read it at the start of the run (the work tree may change while a long run goes
+   * on, and the processes run what was built before it).
    */
   static void write(
       Path dir,

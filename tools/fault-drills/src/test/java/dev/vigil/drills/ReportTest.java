@@ -48,10 +48,21 @@ class ReportTest {
             result("lossy", ONE_LOST, null),
             result("broken", null, "IllegalStateException: no relay streaming"));
 
-    Report.write(dir, "RESULTS", results, DrillOptions.quick(), "cmd --x", Instant.EPOCH, 42);
+    Report.write(
+        dir,
+        "RESULTS",
+        results,
+        DrillOptions.quick(),
+        "cmd --x",
+        Instant.EPOCH,
+        42,
+        "commit `abc1234`");
 
     String md = Files.readString(dir.resolve("RESULTS.md"));
-    assertThat(md).contains("Overall: **FAIL**").contains("cmd --x");
+    assertThat(md)
+        .contains("Overall: **FAIL**")
+        .contains("cmd --x")
+        .contains("Code under test: commit `abc1234`.");
     List<String> table =
         md.lines().filter(l -> l.startsWith("| drill |") || l.startsWith("|---|---:")).toList();
     assertThat(table).hasSize(2);
@@ -88,7 +99,8 @@ class ReportTest {
         full,
         "first run",
         Instant.EPOCH,
-        10);
+        10,
+        "commit `abc1234`");
 
     DrillOptions some = full.onlyDrills(List.of("b", "c"));
     // Written after each drill of the run, so twice here: nothing is kept twice.
@@ -100,7 +112,8 @@ class ReportTest {
           some,
           "second run",
           Instant.EPOCH.plusSeconds(60),
-          5);
+          5,
+          "commit `abc1234`");
     }
 
     String md = Files.readString(dir.resolve("RESULTS.md"));
@@ -117,7 +130,14 @@ class ReportTest {
 
     // A run of every drill replaces the report.
     Report.write(
-        dir, "RESULTS", List.of(result("c", EXACTLY_ONCE, null)), full, "all", Instant.EPOCH, 1);
+        dir,
+        "RESULTS",
+        List.of(result("c", EXACTLY_ONCE, null)),
+        full,
+        "all",
+        Instant.EPOCH,
+        1,
+        "commit `abc1234`");
     assertThat(Files.readString(dir.resolve("RESULTS.md")))
         .doesNotContain("| a |")
         .doesNotContain("kept from earlier runs");
@@ -137,7 +157,8 @@ class ReportTest {
         DrillOptions.quick(),
         "cmd",
         Instant.EPOCH,
-        1);
+        1,
+        "commit `abc1234`");
 
     String md = Files.readString(dir.resolve("RESULTS.md"));
     assertThat(md).contains("| dup read_committed | dup read_uncommitted |");
