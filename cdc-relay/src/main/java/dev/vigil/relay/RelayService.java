@@ -55,8 +55,7 @@ public final class RelayService implements AutoCloseable {
       SlotLagMonitor lagMonitor =
           new SlotLagMonitor(
               config.dbUrl(),
-              config.dbUser(),
-              config.dbPassword(),
+              config.connectionProperties(),
               config.get(SLOT),
               metrics,
               () -> status.snapshot().state() == RelayStatus.State.STREAMING);

@@ -74,8 +74,7 @@ final class Supervisor implements Runnable {
     this.lock =
         new LeaderLock(
             config.dbUrl(),
-            config.dbUser(),
-            config.dbPassword(),
+            config.connectionProperties(),
             config.get(SLOT),
             config.instanceId(),
             config.get(LEASE));

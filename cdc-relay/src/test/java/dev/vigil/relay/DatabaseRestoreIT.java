@@ -8,22 +8,16 @@ import dev.vigil.harness.EmbeddedPostgresServer;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -64,14 +58,13 @@ class DatabaseRestoreIT {
       relayRows(env, db, reader, "before-copy", 20);
       pg.stop();
       Path copy = dir.resolve("copy");
-      copyTree(dir.resolve("data"), copy);
+      pg.copyDataTo(copy);
       pg.start();
 
       // Relayed after the copy: the offsets in Kafka move far beyond the copy's WAL.
       relayRows(env, db, reader, "after-copy", 1_000);
       pg.stop();
-      deleteTree(dir.resolve("data"));
-      copyTree(copy, dir.resolve("data"));
+      pg.restoreDataFrom(copy);
       pg.start();
 
       try (RelayProcess relay = RelayProcess.start(env, "restored")) {
@@ -138,32 +131,6 @@ class DatabaseRestoreIT {
             new ByteArraySerializer(),
             new ByteArraySerializer())) {
       producer.send(new ProducerRecord<>(offsetsTopic, key, null)).get(30, TimeUnit.SECONDS);
-    }
-  }
-
-  /** A copy of a stopped server's data folder, replication slots included (a volume snapshot). */
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path source : (Iterable<Path>) files::iterator) {
-        Path target = to.resolve(from.relativize(source).toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else if (!source.getFileName().toString().equals("epg-lock")) {
-          Files.copy(source, target);
-        }
-      }
-    }
-    // PostgreSQL refuses a data folder others can read.
-    Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("rwx------"));
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    Set<Path> all = new HashSet<>();
-    try (Stream<Path> files = Files.walk(root)) {
-      files.forEach(all::add);
-    }
-    for (Path p : all.stream().sorted(Comparator.reverseOrder()).toList()) {
-      Files.delete(p);
     }
   }
 }

@@ -12,9 +12,12 @@ import dev.vigil.kit.ConfigDef;
 import dev.vigil.kit.ServiceConfig;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.db.PostgresTls;
 import dev.vigil.kit.kafka.KafkaClientProperties;
 import dev.vigil.kit.kafka.KafkaSettings;
 import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
 import java.util.regex.Pattern;
 
 /**
@@ -129,12 +132,29 @@ public final class RelayConfig extends ServiceConfig {
           .range("100ms", "5m")
           .doc("How often the replication slot lag is measured.");
 
+  public static final Setting<String> DB_SSLPASSWORD =
+      Setting.secret("VIGIL_DB_SSLPASSWORD", "")
+          .doc(
+              "Password of the encrypted client key that VIGIL_DB_URL's sslkey names (pgjdbc"
+                  + " sslpassword), for every connection of the relay, Debezium's and the"
+                  + " at-least-once offset store's included; empty for an unencrypted key. Never a"
+                  + " URL parameter: the relay refuses a VIGIL_DB_URL with password or"
+                  + " sslpassword.");
+
+  /** URL parameters that are secrets: given in their own settings, never in VIGIL_DB_URL. */
+  static final List<String> SECRET_URL_PARAMETERS = List.of("password", "sslpassword");
+
   /** The relay's own settings, in README order. */
   private static final ConfigDef RELAY_SETTINGS =
       ConfigDef.of(
-          DB_URL,
+          DB_URL.check(
+              RelayConfig::carriesNoSecret,
+              "must not carry password or sslpassword parameters (the engine's configuration"
+                  + " and its offset store would hold them): give them in VIGIL_DB_PASSWORD and"
+                  + " VIGIL_DB_SSLPASSWORD, or their _FILE forms"),
           DB_USER.doc("Database user with the REPLICATION attribute, owner of the outbox table."),
           DB_PASSWORD,
+          DB_SSLPASSWORD,
           KAFKA_BOOTSTRAP_SERVERS,
           TOPIC,
           TOPIC_PARTITIONS,
@@ -179,6 +199,32 @@ public final class RelayConfig extends ServiceConfig {
    */
   public KafkaClientProperties kafkaClient() {
     return kafkaClient;
+  }
+
+  /**
+   * What every JDBC connection of the relay is opened with besides {@link #dbUrl()}: user, password
+   * and, when set, the client key's password ({@code sslpassword}). The URL's TLS parameters
+   * (sslmode, sslrootcert, sslcert, sslkey: file paths, no secrets) stay in the URL.
+   */
+  public Properties connectionProperties() {
+    Properties properties = new Properties();
+    properties.setProperty("user", dbUser());
+    properties.setProperty("password", dbPassword());
+    if (!keyPassword().isEmpty()) {
+      properties.setProperty("sslpassword", keyPassword());
+    }
+    return properties;
+  }
+
+  /** The client key's password ({@code VIGIL_DB_SSLPASSWORD}), empty when there is none. */
+  public String keyPassword() {
+    String value = get(DB_SSLPASSWORD);
+    return value == null ? "" : value;
+  }
+
+  private static boolean carriesNoSecret(String jdbcUrl) {
+    return PostgresTls.queryParameters(jdbcUrl).keySet().stream()
+        .noneMatch(SECRET_URL_PARAMETERS::contains);
   }
 
   /** Whether batches are Kafka transactions ({@code VIGIL_RELAY_DELIVERY=exactly-once}). */

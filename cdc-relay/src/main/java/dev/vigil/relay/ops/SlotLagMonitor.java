@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +29,7 @@ public final class SlotLagMonitor implements AutoCloseable {
       """;
 
   private final String url;
-  private final String user;
-  private final String password;
+  private final Properties credentials;
   private final String slot;
   private final RelayMetrics metrics;
   private final BooleanSupplier streaming;
@@ -41,14 +41,12 @@ public final class SlotLagMonitor implements AutoCloseable {
    */
   public SlotLagMonitor(
       String url,
-      String user,
-      String password,
+      Properties credentials,
       String slot,
       RelayMetrics metrics,
       BooleanSupplier streaming) {
     this.url = url;
-    this.user = user;
-    this.password = password;
+    this.credentials = credentials;
     this.slot = slot;
     this.metrics = metrics;
     this.streaming = streaming;
@@ -63,7 +61,7 @@ public final class SlotLagMonitor implements AutoCloseable {
     long lag = -1;
     try {
       if (connection == null || connection.isClosed()) {
-        connection = DriverManager.getConnection(url, user, password);
+        connection = DriverManager.getConnection(url, credentials);
       }
       try (PreparedStatement statement = connection.prepareStatement(LAG)) {
         statement.setString(1, slot);

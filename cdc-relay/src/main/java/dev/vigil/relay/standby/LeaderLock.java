@@ -49,8 +49,7 @@ public final class LeaderLock implements AutoCloseable {
       """;
 
   private final String url;
-  private final String user;
-  private final String password;
+  private final Properties credentials;
   private static final String WRITE_LEASE =
       """
       insert into relay_lease (slot_name, holder, lock_pid, renewed_at, expires_at)
@@ -105,14 +104,15 @@ public final class LeaderLock implements AutoCloseable {
   private ScheduledFuture<?> renewal;
 
   /**
+   * @param credentials user, password and TLS key password of the connection (never a URL
+   *     parameter)
    * @param instanceId this relay's {@code VIGIL_INSTANCE_ID}, written into the lease
    * @param lease how long a holder that stopped renewing keeps the lease
    */
   public LeaderLock(
-      String url, String user, String password, String slot, String instanceId, Duration lease) {
+      String url, Properties credentials, String slot, String instanceId, Duration lease) {
     this.url = url;
-    this.user = user;
-    this.password = password;
+    this.credentials = credentials;
     this.slot = slot;
     this.instanceId = instanceId;
     this.lease = lease;
@@ -130,8 +130,7 @@ public final class LeaderLock implements AutoCloseable {
     }
     if (connection == null || connection.isClosed()) {
       Properties props = new Properties();
-      props.setProperty("user", user);
-      props.setProperty("password", password);
+      props.putAll(credentials);
       props.setProperty("tcpKeepAlive", "true");
       // The server must notice a vanished holder (power loss, partition: no FIN/RST) within
       // seconds, not after

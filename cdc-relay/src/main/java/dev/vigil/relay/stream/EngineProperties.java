@@ -61,9 +61,15 @@ final class EngineProperties {
     } else {
       // Offsets: in PostgreSQL, stored after every batch that Kafka acknowledged.
       p.setProperty("offset.storage", PostgresOffsetStore.class.getName());
+      // The URL carries no secret (RelayConfig refuses password and sslpassword in it); the
+      // passwords are properties of their own, which the sanitize pattern masks in the dump.
       p.setProperty(PostgresOffsetStore.URL, config.dbUrl());
       p.setProperty(PostgresOffsetStore.USER, config.dbUser());
       p.setProperty(PostgresOffsetStore.PASSWORD, config.dbPassword());
+      String keyPassword = config.keyPassword();
+      if (!keyPassword.isEmpty()) {
+        p.setProperty(PostgresOffsetStore.SSL_PASSWORD, keyPassword);
+      }
       p.setProperty(PostgresOffsetStore.SLOT, config.get(SLOT));
     }
     p.setProperty(
@@ -79,6 +85,10 @@ final class EngineProperties {
     // TLS of the JDBC URL (sslmode, sslrootcert, sslcert, sslkey) for Debezium's replication and
     // JDBC connections, which it builds from host, port and database rather than from the URL.
     PostgresTls.debeziumProperties(config.dbUrl()).forEach(p::setProperty);
+    String keyPassword = config.keyPassword();
+    if (!keyPassword.isEmpty()) {
+      p.setProperty("database.sslpassword", keyPassword);
+    }
     p.setProperty("topic.prefix", TOPIC_PREFIX);
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", config.get(SLOT));

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -38,6 +39,7 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
   static final String URL = "vigil.offsets.jdbc.url";
   static final String USER = "vigil.offsets.jdbc.user";
   static final String PASSWORD = "vigil.offsets.jdbc.password";
+  static final String SSL_PASSWORD = "vigil.offsets.jdbc.sslpassword";
   static final String SLOT = "vigil.offsets.slot";
 
   private static final Logger LOG = LoggerFactory.getLogger(PostgresOffsetStore.class);
@@ -60,6 +62,7 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
   private String url;
   private String user;
   private String password;
+  private String sslPassword;
   private String slot;
   private Connection connection;
 
@@ -72,6 +75,7 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
     url = require(props, URL);
     user = require(props, USER);
     password = props.getOrDefault(PASSWORD, "");
+    sslPassword = props.get(SSL_PASSWORD);
     slot = require(props, SLOT);
   }
 
@@ -159,7 +163,13 @@ public final class PostgresOffsetStore implements OffsetBackingStore {
 
   private Connection connection() throws SQLException {
     if (connection == null || connection.isClosed()) {
-      connection = DriverManager.getConnection(url, user, password);
+      Properties properties = new Properties();
+      properties.setProperty("user", user);
+      properties.setProperty("password", password);
+      if (sslPassword != null) {
+        properties.setProperty("sslpassword", sslPassword);
+      }
+      connection = DriverManager.getConnection(url, properties);
     }
     return connection;
   }

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Properties;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +77,7 @@ public final class RelaySchema {
   public void prepare() throws SQLException {
     migrate();
     try (Connection connection =
-        DriverManager.getConnection(config.dbUrl(), config.dbUser(), config.dbPassword())) {
+        DriverManager.getConnection(config.dbUrl(), config.connectionProperties())) {
       checkSlot(connection);
       new SlotFailover(config).ensure(connection);
       ensurePublication(connection);
@@ -88,8 +89,16 @@ public final class RelaySchema {
    * first try for the lock). Flyway serialises concurrent relays with its own lock.
    */
   public void migrate() {
+    Map<String, String> tls = new HashMap<>();
+    Properties connection = config.connectionProperties();
+    for (String name : connection.stringPropertyNames()) {
+      if (!name.equals("user") && !name.equals("password")) {
+        tls.put(name, connection.getProperty(name));
+      }
+    }
     Flyway.configure()
         .dataSource(config.dbUrl(), config.dbUser(), config.dbPassword())
+        .jdbcProperties(tls)
         .locations("classpath:db/relay")
         .table("flyway_relay_history")
         .baselineOnMigrate(true)

@@ -90,9 +90,7 @@ record ServerIdentity(String systemId, int timeline, long walPosition) {
   }
 
   private static Connection replicationConnection(RelayConfig config) throws SQLException {
-    Properties properties = new Properties();
-    properties.setProperty("user", config.dbUser());
-    properties.setProperty("password", config.dbPassword());
+    Properties properties = config.connectionProperties();
     properties.setProperty("replication", "database");
     properties.setProperty("preferQueryMode", "simple");
     properties.setProperty("assumeMinServerVersion", "10");

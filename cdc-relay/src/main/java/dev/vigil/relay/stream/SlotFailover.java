@@ -137,9 +137,7 @@ final class SlotFailover {
 
   /** {@code ALTER_REPLICATION_SLOT} is a replication command: it needs a replication connection. */
   private void alter(String slot) throws SQLException {
-    Properties properties = new Properties();
-    properties.setProperty("user", config.dbUser());
-    properties.setProperty("password", config.dbPassword());
+    Properties properties = config.connectionProperties();
     properties.setProperty("replication", "database");
     properties.setProperty("preferQueryMode", "simple");
     properties.setProperty("assumeMinServerVersion", "17");

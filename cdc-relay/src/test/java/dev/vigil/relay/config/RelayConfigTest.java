@@ -13,10 +13,13 @@ import dev.vigil.kit.CommonSettings;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RelayConfigTest {
 
@@ -99,7 +102,7 @@ class RelayConfigTest {
   @Test
   void toStringHidesThePasswordAndTheUrlQuery() {
     Map<String, String> env = minimal();
-    env.put("VIGIL_DB_URL", "jdbc:postgresql://db:5432/vigil?password=hunter2&ssl=true");
+    env.put("VIGIL_DB_URL", "jdbc:postgresql://db:5432/vigil?sslkey=/hunter2.pk8&ssl=true");
     env.put("VIGIL_DB_PASSWORD", "s3cr3t-pw");
 
     String shown = new RelayConfig(new Settings(env)).toString();
@@ -109,6 +112,20 @@ class RelayConfigTest {
         .contains("VIGIL_DB_PASSWORD=<secret>")
         .doesNotContain("hunter2")
         .doesNotContain("s3cr3t-pw");
+  }
+
+  @Test
+  void theClientKeysPasswordIsReadFromItsFileAndNeverShown(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("sslpassword");
+    Files.writeString(file, "key-pw-from-file\n");
+    Map<String, String> env = minimal();
+    env.put("VIGIL_DB_SSLPASSWORD_FILE", file.toString());
+
+    RelayConfig config = new RelayConfig(new Settings(env));
+
+    assertThat(config.keyPassword()).isEqualTo("key-pw-from-file");
+    assertThat(config.connectionProperties()).containsEntry("sslpassword", "key-pw-from-file");
+    assertThat(config.toString()).doesNotContain("key-pw-from-file");
   }
 
   @Test

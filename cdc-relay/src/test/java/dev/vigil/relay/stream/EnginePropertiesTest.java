@@ -57,7 +57,9 @@ class EnginePropertiesTest {
     env.put("VIGIL_RELAY_DELIVERY", "at-least-once");
     env.put(
         "VIGIL_DB_URL",
-        "jdbc:postgresql://pg:5432/vigil?password=url-pw-1&sslpassword=url-pw-2&sslmode=require");
+        "jdbc:postgresql://pg:5432/vigil?sslmode=verify-full&sslkey=/run/secrets/relay.pk8");
+    env.put("VIGIL_DB_PASSWORD", "db-pw-1");
+    env.put("VIGIL_DB_SSLPASSWORD", "key-pw-2");
     env.put("VIGIL_KAFKA_PROPERTY_SSL_KEYSTORE_KEY", "-----BEGIN PRIVATE KEY-----pem-secret-3");
     env.put("VIGIL_KAFKA_PROPERTY_SASL_JAAS_CONFIG", "x required password=\"jaas-secret-4\";");
     env.put("VIGIL_KAFKA_PROPERTY_SASL_OAUTHBEARER_CLIENT_CREDENTIALS_CLIENT_SECRET", "oauth-5");
@@ -71,7 +73,7 @@ class EnginePropertiesTest {
               .toString();
       assertThat(logged)
           .as(delivery)
-          .doesNotContain("url-pw-1", "url-pw-2", "pem-secret-3", "jaas-secret-4", "oauth-5")
+          .doesNotContain("db-pw-1", "key-pw-2", "pem-secret-3", "jaas-secret-4", "oauth-5")
           .doesNotContain("=secret")
           .contains("database.hostname");
     }

@@ -14,7 +14,11 @@ import org.junit.jupiter.api.Test;
 /** The JDBC URL's TLS reaches Debezium, which builds its connections from host, port and name. */
 class EngineTlsPropertiesTest {
   private static RelayConfig config(String url) {
-    Map<String, String> env = new HashMap<>();
+    return config(url, Map.of());
+  }
+
+  private static RelayConfig config(String url, Map<String, String> more) {
+    Map<String, String> env = new HashMap<>(more);
     env.put("VIGIL_DB_URL", url);
     env.put("VIGIL_DB_USER", "relay");
     env.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9093");
@@ -37,6 +41,39 @@ class EngineTlsPropertiesTest {
         .containsEntry("database.sslrootcert", "/run/secrets/pg-ca.pem")
         .containsEntry("database.sslcert", "/run/secrets/relay.crt")
         .containsEntry("database.sslkey", "/run/secrets/relay.pk8");
+  }
+
+  @Test
+  void theClientKeysPasswordComesFromItsOwnSettingNeverFromTheUrl() {
+    RelayConfig config =
+        config(
+            "jdbc:postgresql://pg/vigil?sslmode=verify-full&sslkey=/k.pk8",
+            Map.of("VIGIL_DB_SSLPASSWORD", "key-pw", "VIGIL_RELAY_DELIVERY", "at-least-once"));
+
+    Properties props = EngineProperties.of(config);
+
+    assertThat(props)
+        .containsEntry("database.sslpassword", "key-pw")
+        .containsEntry(PostgresOffsetStore.SSL_PASSWORD, "key-pw")
+        .containsEntry(
+            PostgresOffsetStore.URL,
+            "jdbc:postgresql://pg/vigil?sslmode=verify-full&sslkey=/k.pk8");
+    assertThat(config.connectionProperties())
+        .containsEntry("user", "relay")
+        .containsEntry("sslpassword", "key-pw");
+  }
+
+  @Test
+  void aUrlCarryingAPasswordOrTheKeysPasswordStopsStartNamingTheUrlWithoutTheValue() {
+    for (String parameter : new String[] {"password", "sslpassword", "SSLPassword"}) {
+      assertThatThrownBy(
+              () -> config("jdbc:postgresql://pg/vigil?sslmode=require&" + parameter + "=pw-9"))
+          .as(parameter)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("VIGIL_DB_URL")
+          .hasMessageContaining("VIGIL_DB_SSLPASSWORD")
+          .hasMessageNotContaining("pw-9");
+    }
   }
 
   @Test

@@ -5,13 +5,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -192,6 +196,59 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       }
     } catch (SQLException e) {
       throw new IllegalStateException("cannot create database " + database, e);
+    }
+  }
+
+  /**
+   * Copies the data directory of the stopped server to {@code copy}, replication slots ({@code
+   * pg_replslot}) included: what a volume snapshot holds.
+   *
+   * @throws IllegalStateException while the server runs
+   */
+  public synchronized void copyDataTo(Path copy) {
+    requireStopped("copy its data");
+    copyTree(dataDir, copy);
+  }
+
+  /**
+   * Replaces the data directory of the stopped server with {@code copy} (made by {@link
+   * #copyDataTo}): a restore from a volume snapshot. Start the server afterwards.
+   *
+   * @throws IllegalStateException while the server runs
+   */
+  public synchronized void restoreDataFrom(Path copy) {
+    requireStopped("restore its data");
+    try (Stream<Path> files = Files.walk(dataDir)) {
+      List<Path> all = files.sorted(Comparator.reverseOrder()).toList();
+      for (Path file : all) {
+        Files.delete(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dataDir, e);
+    }
+    copyTree(copy, dataDir);
+  }
+
+  private void requireStopped(String what) {
+    if (postgres != null) {
+      throw new IllegalStateException("stop the server before you " + what);
+    }
+  }
+
+  private static void copyTree(Path from, Path to) {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) files::iterator) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else if (!source.getFileName().toString().equals("epg-lock")) {
+          Files.copy(source, target);
+        }
+      }
+      // PostgreSQL refuses a data folder others can read.
+      Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy " + from + " to " + to, e);
     }
   }
 

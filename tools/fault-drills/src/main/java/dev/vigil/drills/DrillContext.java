@@ -8,6 +8,9 @@ import dev.vigil.drills.workload.OutboxWorkload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +31,13 @@ final class DrillContext {
   final long startNanos = System.nanoTime();
   final List<Injected> injected = new ArrayList<>();
   final List<String> notes = new ArrayList<>();
+
+  /**
+   * Events the drill publishes at least once by design (a PostgreSQL transaction published in
+   * chunks): their read_committed duplicates are reported, not failed; every other event of the
+   * drill is still held to exactly-once.
+   */
+  final Set<UUID> atLeastOnce = ConcurrentHashMap.newKeySet();
 
   DrillContext(
       DrillOptions options,

@@ -30,10 +30,12 @@ import picocli.CommandLine.Spec;
  *   --full | --short          sizes (default --short)
  *   --drills a,b              only these drills (relay-kill, relay-failover, bulk-transactions,
  *                             kafka-restart, postgres-restart, notifier-kill, receiver-chaos,
- *                             hostile-records, connect-worker-kill,
+ *                             hostile-records, relay-freeze, oversized-transaction,
+ *                             bad-input-sweep, database-restore, connect-worker-kill,
  *                             connect-kafka-restart, postgres-failover)
  *   --results DIR             where RESULTS.md / RESULTS.json go (default: the module directory
- *                             for --full, its target/ directory otherwise)
+ *                             for --full, its target/ directory otherwise); --full with --drills
+ *                             replaces those drills' rows and keeps the others'
  * </pre>
  *
  * Exit code 0 when every drill passed, 1 otherwise, 2 for an unknown option, an unknown drill or a
@@ -152,6 +154,7 @@ public final class DrillMain implements Callable<Integer> {
                 .format(started);
     Path workDir = targetDir.resolve("drill-work").resolve(run).toAbsolutePath();
     String baseName = options.label().equals("full") ? "RESULTS" : "short-drill";
+    String code = Report.codeVersion();
     List<DrillResult> outcome =
         DrillSuite.run(
             options,
@@ -164,7 +167,8 @@ public final class DrillMain implements Callable<Integer> {
                     options,
                     command,
                     started,
-                    Duration.between(started, Instant.now()).toSeconds()));
+                    Duration.between(started, Instant.now()).toSeconds(),
+                    code));
     for (DrillResult result : outcome) {
       System.out.println(Report.line(result));
     }

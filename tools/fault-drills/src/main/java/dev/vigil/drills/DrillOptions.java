@@ -87,7 +87,9 @@ public record DrillOptions(
   /**
    * The short drill for the normal test suite: fewer events and faults, and without the relay-kill
    * drill (a relay JVM restarting under load takes 20-40 s here; the failover drill also kills the
-   * streaming relay with SIGKILL, and its standby resumes from the stored offsets).
+   * streaming relay with SIGKILL, and its standby resumes from the stored offsets), nor the
+   * database-restore and oversized-transaction drills (a minute or two each; opt-in ITs, and
+   * cdc-relay's DatabaseRestoreIT and LargeTransactionIT prove the same behaviour).
    */
   public static DrillOptions quick() {
     return new DrillOptions(
@@ -114,12 +116,35 @@ public record DrillOptions(
             "postgres-restart",
             "notifier-kill",
             "receiver-chaos",
-            "hostile-records"));
+            "hostile-records",
+            "relay-freeze",
+            "bad-input-sweep"));
   }
 
   /** kill -9 of the Kafka Connect worker in the connect-worker-kill drill. */
   public int connectWorkerKills() {
     return label.equals("full") ? 5 : 1;
+  }
+
+  /** SIGSTOP/SIGCONT of the streaming relay in the relay-freeze drill. */
+  public int relayFreezes() {
+    return label.equals("full") ? 3 : 1;
+  }
+
+  /**
+   * Rows of the one COPY transaction of the oversized-transaction drill: far more than the relay
+   * can put into one Kafka transaction within its (drill) transaction timeout of 1 s.
+   */
+  public int oversizedTransactionRows() {
+    return label.equals("full") ? 40_000 : 20_000;
+  }
+
+  /**
+   * Events relayed after the database-restore drill's copy was taken, before the restore (the
+   * issue's reproduction relays 1,000).
+   */
+  public long relayedAfterCopy() {
+    return Math.min(1_000, minEventsPerDrill);
   }
 
   /** Rows of each COPY transaction in the bulk-transactions drill. */

@@ -155,7 +155,14 @@ public final class DrillSuite {
     long drainMs = drain(ctx, committed, lastCommit);
     DrillCounts counts = null;
     try {
-      counts = reconcile(ctx, committed, !Drills.putsDuplicatesOnTheTopic(drill.name()));
+      boolean exactlyOnce =
+          !Drills.putsDuplicatesOnTheTopic(drill.name()) && ctx.atLeastOnce.isEmpty();
+      Snapshot snapshot = snapshot(ctx);
+      counts = snapshot.reconcile(committed, exactlyOnce);
+      String outside = exactlyOnceOutsideChunks(ctx, snapshot, committed);
+      if (outside != null) {
+        error = (error == null ? "" : error + "; ") + outside;
+      }
       String disagreement = kcatCrossCheck(ctx, committed, counts);
       if (disagreement != null) {
         error = (error == null ? "" : error + "; ") + disagreement;
@@ -325,8 +332,51 @@ public final class DrillSuite {
     }
   }
 
-  private static DrillCounts reconcile(
-      DrillContext ctx, List<CommittedEvent> committed, boolean exactlyOnce) throws SQLException {
+  /**
+   * For a drill with events published at least once by design ({@link DrillContext#atLeastOnce}):
+   * notes their read_committed duplicates, and returns what is wrong if any other event of the
+   * drill has one (those stay exactly-once), else null.
+   */
+  private static String exactlyOnceOutsideChunks(
+      DrillContext ctx, Snapshot snapshot, List<CommittedEvent> committed) {
+    if (ctx.atLeastOnce.isEmpty()) {
+      return null;
+    }
+    List<CommittedEvent> chunked = new ArrayList<>();
+    List<CommittedEvent> others = new ArrayList<>();
+    for (CommittedEvent event : committed) {
+      (ctx.atLeastOnce.contains(event.eventId()) ? chunked : others).add(event);
+    }
+    DrillCounts inChunks = snapshot.reconcile(chunked, false);
+    DrillCounts rest = snapshot.reconcile(others, true);
+    ctx.note(
+        "read_committed duplicates: %d of the %d rows published in chunks (at least once, allowed),"
+                .formatted(inChunks.kafkaDuplicates(), chunked.size())
+            + " %d of the other %d events (exactly-once: must be 0); stored twice at the receiver: %d"
+                .formatted(
+                    rest.kafkaDuplicates(),
+                    others.size(),
+                    inChunks.storedTwice() + rest.storedTwice()));
+    return rest.passed()
+        ? null
+        : "events outside the chunked transaction not exactly-once: " + rest;
+  }
+
+  /** Every stage's full state after a drill, read once. */
+  private record Snapshot(
+      Set<UUID> outbox,
+      Map<UUID, String> receipts,
+      List<Observed> stored,
+      List<Observed> topic,
+      List<Observed> uncommitted) {
+
+    DrillCounts reconcile(List<CommittedEvent> committed, boolean exactlyOnce) {
+      return Reconciler.reconcile(
+          committed, outbox, topic, uncommitted, receipts, stored, exactlyOnce);
+    }
+  }
+
+  private static Snapshot snapshot(DrillContext ctx) throws SQLException {
     Infra infra = ctx.stack.infra();
     Set<UUID> outbox;
     Map<UUID, String> receipts;
@@ -342,7 +392,6 @@ public final class DrillSuite {
     List<Observed> topic = Snapshots.topic(infra.bootstrapServers(), name, "read_committed");
     List<Observed> uncommitted =
         Snapshots.topic(infra.bootstrapServers(), name, "read_uncommitted");
-    return Reconciler.reconcile(
-        committed, outbox, topic, uncommitted, receipts, stored, exactlyOnce);
+    return new Snapshot(outbox, receipts, stored, topic, uncommitted);
   }
 }

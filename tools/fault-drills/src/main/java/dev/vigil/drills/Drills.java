@@ -89,6 +89,42 @@ final class Drills {
                 + " delivered event id again with the same and another payload)",
             ctx -> relays(ctx, 1),
             Drills::hostileRecords),
+        new Drill(
+            RelayDrills.RELAY_FREEZE,
+            "SIGSTOP of the streaming relay while a hot standby waits (a long GC pause, a frozen"
+                + " VM); the standby must stream within 15 s; SIGCONT once events flow through it,"
+                + " and the woken relay must write nothing",
+            ctx -> relays(ctx, 2),
+            RelayDrills::freezeStreamingRelay),
+        new Drill(
+            RelayDrills.OVERSIZED_TRANSACTION,
+            "one COPY transaction far larger than the relay can put into one Kafka transaction"
+                + " within its timeout (VIGIL_RELAY_TRANSACTION_TIMEOUT="
+                + RelayDrills.SHORT_TRANSACTION_TIMEOUT
+                + ") while the workload flows: after two timeouts it is published in chunks, at"
+                + " least once; its rows may repeat on Kafka (counted), none may be lost, every"
+                + " other event stays exactly-once",
+            RelayDrills::shortTimeoutRelay,
+            RelayDrills::oversizedTransaction),
+        new Drill(
+            InputSweepDrill.NAME,
+            "hostile input (NUL, invalid UTF-8, surrogates, control characters, huge and wrong-typed"
+                + " values, trailing bytes, duplicate keys) to every documented route of the running"
+                + " monitor API, notifier admin API and receiver while the workload flows; every"
+                + " answer must be a 4xx, never a 5xx",
+            InputSweepDrill::prepare,
+            InputSweepDrill::sweep),
+        // It rewinds the whole database (receipts and the receiver's store included): after the
+        // drills whose state it would rewind, before the Connect drills.
+        new Drill(
+            RelayDrills.DATABASE_RESTORE,
+            "PostgreSQL's data folder copied while relaying, more rows relayed, everything stopped,"
+                + " the copy restored, PostgreSQL and the relay started: the relay must refuse"
+                + " (exit 3) rather than resume beyond the restored WAL; then the offsets are"
+                + " deleted as the refusal says and it starts again. Counted: the events committed"
+                + " after the restore, each must arrive once",
+            ctx -> relays(ctx, 1),
+            RelayDrills::restoreDatabase),
         // The Connect drills come last on the single server: the relays are stopped for them, and a
         // relay started again afterwards would send what the connector sent (its slot kept it).
         new Drill(
@@ -131,10 +167,16 @@ final class Drills {
   }
 
   /**
-   * Exactly {@code count} relays running (extra ones stopped gracefully), one of them streaming.
+   * Exactly {@code count} standard relays running (extra ones and every variant stopped
+   * gracefully), one of them streaming.
    */
   static void relays(DrillContext ctx, int count) {
-    List<ServiceProcess> relays = ctx.stack.relays();
+    for (ServiceProcess variant : ctx.stack.variantRelays()) {
+      if (variant.isAlive()) {
+        variant.stop();
+      }
+    }
+    List<ServiceProcess> relays = ctx.stack.standardRelays();
     for (int i = 0; i < relays.size(); i++) {
       ServiceProcess relay = relays.get(i);
       if (i < count && !relay.isAlive()) {
@@ -154,7 +196,7 @@ final class Drills {
    * Waits until every running process of the list answers /health with 2xx: a relay standby is
    * ready to take over, a restarted notifier consumes again.
    */
-  private static void awaitAllHealthy(List<ServiceProcess> processes) {
+  static void awaitAllHealthy(List<ServiceProcess> processes) {
     for (ServiceProcess process : processes) {
       if (process.wanted()) {
         Stack.awaitHealthy(process, STARTUP);
@@ -263,7 +305,7 @@ final class Drills {
             (delivering - fault.atNanos()) / 1_000_000));
   }
 
-  private static boolean isStreaming(DrillContext ctx, ServiceProcess relay) {
+  static boolean isStreaming(DrillContext ctx, ServiceProcess relay) {
     return ctx.stack.streamingRelay().map(r -> r == relay).orElse(false);
   }
 

@@ -48,10 +48,21 @@ class ReportTest {
             result("lossy", ONE_LOST, null),
             result("broken", null, "IllegalStateException: no relay streaming"));
 
-    Report.write(dir, "RESULTS", results, DrillOptions.quick(), "cmd --x", Instant.EPOCH, 42);
+    Report.write(
+        dir,
+        "RESULTS",
+        results,
+        DrillOptions.quick(),
+        "cmd --x",
+        Instant.EPOCH,
+        42,
+        "commit `abc1234`");
 
     String md = Files.readString(dir.resolve("RESULTS.md"));
-    assertThat(md).contains("Overall: **FAIL**").contains("cmd --x");
+    assertThat(md)
+        .contains("Overall: **FAIL**")
+        .contains("cmd --x")
+        .contains("Code under test: commit `abc1234`.");
     List<String> table =
         md.lines().filter(l -> l.startsWith("| drill |") || l.startsWith("|---|---:")).toList();
     assertThat(table).hasSize(2);
@@ -78,6 +89,61 @@ class ReportTest {
   }
 
   @Test
+  void aRunOfSomeDrillsReplacesTheirRowsAndKeepsTheOthersWithTheRunTheyCameFrom(@TempDir Path dir)
+      throws Exception {
+    DrillOptions full = DrillOptions.full();
+    Report.write(
+        dir,
+        "RESULTS",
+        List.of(result("a", EXACTLY_ONCE, null), result("b", ONE_LOST, null)),
+        full,
+        "first run",
+        Instant.EPOCH,
+        10,
+        "commit `abc1234`");
+
+    DrillOptions some = full.onlyDrills(List.of("b", "c"));
+    // Written after each drill of the run, so twice here: nothing is kept twice.
+    for (int written = 0; written < 2; written++) {
+      Report.write(
+          dir,
+          "RESULTS",
+          List.of(result("b", EXACTLY_ONCE, null), result("c", EXACTLY_ONCE, null)),
+          some,
+          "second run",
+          Instant.EPOCH.plusSeconds(60),
+          5,
+          "commit `abc1234`");
+    }
+
+    String md = Files.readString(dir.resolve("RESULTS.md"));
+    assertThat(md.lines().filter(l -> l.matches("\\| [abc] \\|.*")).toList())
+        .hasSize(3)
+        .allMatch(l -> l.endsWith("PASS |"));
+    assertThat(md)
+        .contains("Overall: **PASS**")
+        .contains("This run: b, c.")
+        .contains("- a: run at 1970-01-01T00:00:00Z, took 10 s")
+        .contains("`first run`");
+    String json = Files.readString(dir.resolve("RESULTS.json"));
+    assertThat(json).contains("\"earlierRuns\"").contains("\"command\" : \"first run\"");
+
+    // A run of every drill replaces the report.
+    Report.write(
+        dir,
+        "RESULTS",
+        List.of(result("c", EXACTLY_ONCE, null)),
+        full,
+        "all",
+        Instant.EPOCH,
+        1,
+        "commit `abc1234`");
+    assertThat(Files.readString(dir.resolve("RESULTS.md")))
+        .doesNotContain("| a |")
+        .doesNotContain("kept from earlier runs");
+  }
+
+  @Test
   void exactlyOnceDrillsFailOnAReadCommittedDuplicateAndShowBothIsolationLevels(@TempDir Path dir)
       throws Exception {
     assertThat(EXACTLY_ONCE.passed()).isTrue();
@@ -91,7 +157,8 @@ class ReportTest {
         DrillOptions.quick(),
         "cmd",
         Instant.EPOCH,
-        1);
+        1,
+        "commit `abc1234`");
 
     String md = Files.readString(dir.resolve("RESULTS.md"));
     assertThat(md).contains("| dup read_committed | dup read_uncommitted |");

@@ -13,9 +13,9 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The short fault drill ({@link DrillOptions#quick()}): real relay, notifier and receiver
- * processes, real PostgreSQL and Kafka, fewer events and faults than the full drill. Results go to
- * {@code target/short-drill.md}.
+ * The short fault drill ({@link DrillOptions#quick()}): real relay, notifier, receiver (and, for
+ * the input sweep, monitor) processes, real PostgreSQL and Kafka, fewer events and faults than the
+ * full drill. Results go to {@code target/short-drill.md}.
  */
 class ShortDrillIT {
 
@@ -39,7 +39,9 @@ class ShortDrillIT {
             "postgres-restart",
             "notifier-kill",
             "receiver-chaos",
-            "hostile-records");
+            "hostile-records",
+            "relay-freeze",
+            "bad-input-sweep");
     SoftAssertions soft = new SoftAssertions();
     for (DrillResult result : results) {
       String drill = result.drill();
@@ -76,6 +78,15 @@ class ShortDrillIT {
     soft.assertThat(byName.get("notifier-kill").sigkills())
         .as("notifier kills ended by SIGKILL")
         .isEqualTo(options.notifierKills());
+    soft.assertThat(byName.get("relay-freeze").counts().kafkaDuplicates())
+        .as("the woken relay wrote nothing a read_committed reader sees")
+        .isZero();
+    soft.assertThat(byName.get("relay-freeze").faults())
+        .as("the standby took over within the bound (the fault's outage is the takeover)")
+        .allSatisfy(
+            f ->
+                assertThat(f.outageMs())
+                    .isLessThanOrEqualTo(RelayDrills.TAKEOVER_BOUND.toMillis()));
     soft.assertThat(byName.get("receiver-chaos").chaos())
         .as("receiver misbehaviour actually hit requests")
         .containsKeys("UNAVAILABLE", "SLOW", "TOO_MANY_REQUESTS", "RESET_BEFORE", "RESET_AFTER");

@@ -1,5 +1,6 @@
 package dev.vigil.receiver;
 
+import dev.vigil.contract.ServiceNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,8 +99,23 @@ public final class ReceiverFaults {
     return faults;
   }
 
-  /** Adds the rules written in text form. */
+  /**
+   * Adds the rules written in text form; either all of them or, when one is broken, none.
+   *
+   * @throws IllegalArgumentException naming the broken rule: an unknown word, a status outside
+   *     100..599, times below 1, a service that is not a service name
+   */
   public ReceiverFaults addAll(String text) {
+    ReceiverFaults parsed = new ReceiverFaults();
+    parsed.parseInto(text);
+    synchronized (this) {
+      faults.addAll(parsed.faults);
+      remaining.addAll(parsed.remaining);
+    }
+    return this;
+  }
+
+  private void parseInto(String text) {
     for (String rule : text.split(";")) {
       if (rule.isBlank()) {
         continue;
@@ -125,6 +141,18 @@ public final class ReceiverFaults {
       if (kind == null) {
         throw new IllegalArgumentException("fault rule '" + rule.strip() + "' has no kind");
       }
+      if (times < 1) {
+        throw new IllegalArgumentException("fault rule times must be at least 1");
+      }
+      if (service != null && !ServiceNames.isValid(service)) {
+        throw new IllegalArgumentException("fault rule service is not a service name");
+      }
+      if (kind.equals("status")) {
+        int status = Integer.parseInt(value);
+        if (status < 100 || status > 599) {
+          throw new IllegalArgumentException("fault rule status must be 100..599");
+        }
+      }
       switch (kind) {
         case "status" -> failWith(Integer.parseInt(value), times, service);
         case "retry-after" -> retryAfter(Integer.parseInt(value), times, service);
@@ -137,6 +165,5 @@ public final class ReceiverFaults {
         default -> dropAfterStore(times, service);
       }
     }
-    return this;
   }
 }

@@ -309,7 +309,10 @@ public final class ReferenceReceiver implements AutoCloseable {
       switch (method) {
         case "POST" -> {
           byte[] body = readBody(exchange.getRequestBody());
-          faults.addAll(body == null ? "" : new String(body, StandardCharsets.UTF_8));
+          if (body == null) {
+            return new Reply(413, "body too large", null);
+          }
+          faults.addAll(new String(body, StandardCharsets.UTF_8));
         }
         case "DELETE" -> faults.clear();
         default -> {

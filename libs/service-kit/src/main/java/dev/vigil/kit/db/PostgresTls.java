@@ -32,6 +32,22 @@ public final class PostgresTls {
    */
   public static Map<String, String> fromJdbcUrl(String jdbcUrl) {
     Map<String, String> found = new LinkedHashMap<>();
+    queryParameters(jdbcUrl)
+        .forEach(
+            (name, raw) -> {
+              if (raw != null && PARAMETERS.contains(name)) {
+                found.put(name, URLDecoder.decode(raw, StandardCharsets.UTF_8));
+              }
+            });
+    return found;
+  }
+
+  /**
+   * The query parameters of {@code jdbcUrl}, names lower-cased (as pgjdbc matches them), values as
+   * written (null for a name without {@code =}); the last one wins when a name repeats.
+   */
+  public static Map<String, String> queryParameters(String jdbcUrl) {
+    Map<String, String> found = new LinkedHashMap<>();
     int query = jdbcUrl.indexOf('?');
     if (query < 0) {
       return found;
@@ -39,9 +55,7 @@ public final class PostgresTls {
     for (String pair : jdbcUrl.substring(query + 1).split("&")) {
       int equals = pair.indexOf('=');
       String name = (equals < 0 ? pair : pair.substring(0, equals)).toLowerCase(Locale.ROOT);
-      if (equals > 0 && PARAMETERS.contains(name)) {
-        found.put(name, URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
-      }
+      found.put(name, equals < 0 ? null : pair.substring(equals + 1));
     }
     return found;
   }

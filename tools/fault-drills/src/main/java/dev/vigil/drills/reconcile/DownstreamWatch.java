@@ -35,6 +35,7 @@ public final class DownstreamWatch implements AutoCloseable {
   private final Thread kafkaTail;
   private final Thread receiverTail;
   private volatile boolean running = true;
+  private volatile boolean storeRewound;
   private volatile KafkaConsumer<String, byte[]> tailConsumer;
 
   public DownstreamWatch(
@@ -56,6 +57,19 @@ public final class DownstreamWatch implements AutoCloseable {
   /** Distinct events seen at the receiver so far. */
   public long receiverDistinct() {
     return atReceiver.size();
+  }
+
+  /** How many of {@code events} were seen on Kafka so far. */
+  public long kafkaSeen(Collection<CommittedEvent> events) {
+    return events.stream().filter(e -> onKafka.containsKey(e.eventId())).count();
+  }
+
+  /**
+   * The receiver's store went back in time (its database was restored): its sequence numbers are
+   * used again, so the tail reads it from the start once more (first sightings are kept).
+   */
+  public void storeRewound() {
+    storeRewound = true;
   }
 
   /** Distinct events seen on Kafka so far. */
@@ -149,6 +163,10 @@ public final class DownstreamWatch implements AutoCloseable {
       try {
         if (connection == null) {
           connection = DriverManager.getConnection(receiverJdbcUrl, user, "");
+        }
+        if (storeRewound) {
+          storeRewound = false;
+          lastSeq = 0;
         }
         // Store sequences are taken at insert, not at commit: re-read a window below the highest
         // seen so a row that committed late is still picked up (first sighting wins).

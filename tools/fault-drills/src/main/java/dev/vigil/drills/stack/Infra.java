@@ -37,12 +37,16 @@ public final class Infra implements AutoCloseable {
   private final PostgresStandbyPair pair;
   private final TcpForwarder address;
   private final EmbeddedKafkaBroker kafka;
+  private final Path workDir;
+  private Path snapshot;
 
   private Infra(
+      Path workDir,
       EmbeddedPostgresServer postgres,
       PostgresStandbyPair pair,
       TcpForwarder address,
       EmbeddedKafkaBroker kafka) {
+    this.workDir = workDir;
     this.postgres = postgres;
     this.pair = pair;
     this.address = address;
@@ -53,7 +57,7 @@ public final class Infra implements AutoCloseable {
   public static Infra start(Path workDir) {
     EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(workDir.resolve("pg"), 0, false);
     EmbeddedKafkaBroker kafka = startKafka(workDir, postgres::stop);
-    Infra infra = new Infra(postgres, null, null, kafka);
+    Infra infra = new Infra(workDir, postgres, null, null, kafka);
     postgres.createDatabase(VIGIL_DB);
     postgres.createDatabase(RECEIVER_DB);
     infra.migrate();
@@ -72,7 +76,7 @@ public final class Infra implements AutoCloseable {
               address.close();
               pair.close();
             });
-    Infra infra = new Infra(null, pair, address, kafka);
+    Infra infra = new Infra(workDir, null, pair, address, kafka);
     pair.createDatabase(VIGIL_DB);
     pair.createDatabase(RECEIVER_DB);
     infra.migrate();
@@ -167,6 +171,32 @@ public final class Infra implements AutoCloseable {
     } else {
       pair.stopPrimary();
     }
+  }
+
+  /**
+   * Copies the stopped PostgreSQL server's data folder (a volume snapshot, replication slots
+   * included) beside it, replacing an earlier copy; single server only.
+   */
+  public synchronized void snapshotPostgres() {
+    EmbeddedPostgresServer server = requireSingle();
+    // Beside the server's data, so it is deleted with it after the run.
+    snapshot = workDir.resolve("pg").resolve("snapshot-" + System.nanoTime());
+    server.copyDataTo(snapshot);
+  }
+
+  /** Replaces the stopped server's data folder with the {@link #snapshotPostgres} copy. */
+  public synchronized void restorePostgresSnapshot() {
+    if (snapshot == null) {
+      throw new IllegalStateException("no snapshot of PostgreSQL taken");
+    }
+    requireSingle().restoreDataFrom(snapshot);
+  }
+
+  private EmbeddedPostgresServer requireSingle() {
+    if (pair != null) {
+      throw new IllegalStateException("PostgreSQL runs as a primary and a standby here");
+    }
+    return postgres;
   }
 
   public void startPostgres() {

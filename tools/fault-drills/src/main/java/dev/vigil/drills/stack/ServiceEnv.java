@@ -13,8 +13,14 @@ final class ServiceEnv {
   static final String RELAY_MAIN = "dev.vigil.relay.RelayMain";
   static final String NOTIFIER_MAIN = "dev.vigil.notifier.NotifierMain";
   static final String RECEIVER_MAIN = "dev.vigil.receiver.ReceiverMain";
+  static final String MONITOR_MAIN = "dev.vigil.monitor.MonitorMain";
+
+  /** Bearer token of the monitor's API and of the notifiers' admin API in drills. */
+  static final String API_TOKEN = "drill-api-token";
+
   static final String RECEIVER_PATH = "/webhook";
   static final String RELAY_SLOT = "vigil_drill";
+  static final String RELAY_OFFSETS_TOPIC = "drill.relay.offsets";
 
   /**
    * The notifier gives up on a response after this long; the chaos proxy's slow mode exceeds it.
@@ -36,6 +42,7 @@ final class ServiceEnv {
     env.put("VIGIL_TOPIC_PARTITIONS", String.valueOf(options.partitions()));
     env.put("VIGIL_RELAY_SLOT", RELAY_SLOT);
     env.put("VIGIL_RELAY_PUBLICATION", "vigil_drill_outbox");
+    env.put("VIGIL_RELAY_OFFSETS_TOPIC", RELAY_OFFSETS_TOPIC);
     env.put("VIGIL_INSTANCE_ID", instanceId);
     return env;
   }
@@ -59,6 +66,19 @@ final class ServiceEnv {
     env.put("VIGIL_NOTIFIER_RETRY_AFTER_MAX", "5s");
     env.put("VIGIL_NOTIFIER_LEASE", "6s");
     env.put("VIGIL_NOTIFIER_POLL_INTERVAL", "50ms");
+    env.put("VIGIL_NOTIFIER_ADMIN_TOKEN", API_TOKEN);
+    return env;
+  }
+
+  /**
+   * The monitor: its API and pushed results only (no scheduler: the drills' outbox rows come from
+   * the workload), on the outbox database the workload writes.
+   */
+  static Map<String, String> monitor(Infra infra, int httpPort) {
+    Map<String, String> env = database(infra, Infra.VIGIL_DB);
+    env.put("VIGIL_HTTP_PORT", String.valueOf(httpPort));
+    env.put("VIGIL_MONITOR_API_TOKEN", API_TOKEN);
+    env.put("VIGIL_MONITOR_SCHEDULER_ENABLED", "false");
     return env;
   }
 

@@ -143,6 +143,46 @@ public final class ServiceProcess {
     return end(false);
   }
 
+  /**
+   * Sends {@code signal} ({@code STOP} freezes the process as a long GC pause or a frozen VM would,
+   * {@code CONT} wakes it) with {@code kill}.
+   */
+  public synchronized void signal(String signal) {
+    if (!isAlive()) {
+      throw new IllegalStateException(name + " is not running");
+    }
+    try {
+      Process kill =
+          new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start();
+      if (kill.waitFor() != 0) {
+        throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run kill -" + signal, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while signalling " + name, e);
+    }
+    LOG.info("process signalled name={} pid={} signal={}", name, process.pid(), signal);
+  }
+
+  /** Waits until the process ended by itself; its exit code, or -1 if it still runs then. */
+  public int awaitExit(Duration timeout) {
+    Process running;
+    synchronized (this) {
+      running = process;
+    }
+    if (running == null) {
+      return -1;
+    }
+    try {
+      return running.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? running.exitValue() : -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + name, e);
+    }
+  }
+
   /** True when the drill started the process and did not stop it on purpose (a kill is no stop). */
   public synchronized boolean wanted() {
     return wanted;

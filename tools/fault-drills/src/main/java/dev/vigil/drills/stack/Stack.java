@@ -1,12 +1,21 @@
 package dev.vigil.drills.stack;
 
 import dev.vigil.harness.FreePorts;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +40,10 @@ public final class Stack implements AutoCloseable {
   private final Infra infra;
   private final StackOptions options;
   private final List<ServiceProcess> relays = new ArrayList<>();
+  private final List<ServiceProcess> variants = new ArrayList<>();
   private final List<ServiceProcess> notifiers = new ArrayList<>();
   private ServiceProcess receiver;
+  private ServiceProcess monitor;
   private ConnectWorker connectWorker;
 
   private final Thread killOnExit = new Thread(this::killAll, "drill-stack-kill-on-exit");
@@ -92,19 +103,89 @@ public final class Stack implements AutoCloseable {
 
   /** Adds and starts another relay instance (it streams or stands by, as the lock decides). */
   public synchronized ServiceProcess addRelay() {
-    int port = FreePorts.pick();
-    String name = "relay-" + (relays.size() + 1);
-    ServiceProcess relay =
-        new ServiceProcess(
-            name,
-            ServiceEnv.RELAY_MAIN,
-            ServiceEnv.relay(infra, options, name, port),
-            port,
-            options.logDir(),
-            options.jvmOptions());
+    ServiceProcess relay = relay("relay-" + (relays.size() + 1), Map.of());
     relays.add(relay);
     relay.start();
     return relay;
+  }
+
+  /**
+   * A relay whose settings differ from the others' by {@code settings} (e.g. a short transaction
+   * timeout), created on first use and started if it is not running. It is not one of {@link
+   * #standardRelays()}: a drill that wants the usual relays stops it.
+   */
+  public synchronized ServiceProcess startVariantRelay(String name, Map<String, String> settings) {
+    ServiceProcess variant =
+        variants.stream().filter(v -> v.name().equals(name)).findFirst().orElse(null);
+    if (variant == null) {
+      variant = relay(name, settings);
+      variants.add(variant);
+    }
+    if (!variant.isAlive()) {
+      variant.start();
+    }
+    return variant;
+  }
+
+  private ServiceProcess relay(String name, Map<String, String> settings) {
+    int port = FreePorts.pick();
+    Map<String, String> env = ServiceEnv.relay(infra, options, name, port);
+    env.putAll(settings);
+    return new ServiceProcess(
+        name, ServiceEnv.RELAY_MAIN, env, port, options.logDir(), options.jvmOptions());
+  }
+
+  /**
+   * Starts the monitor (API and pushed results, no scheduler) if it is not running, without waiting
+   * for it.
+   */
+  public synchronized ServiceProcess startMonitor() {
+    if (monitor == null) {
+      int port = FreePorts.pick();
+      monitor =
+          new ServiceProcess(
+              "monitor",
+              ServiceEnv.MONITOR_MAIN,
+              ServiceEnv.monitor(infra, port),
+              port,
+              options.logDir(),
+              options.jvmOptions());
+    }
+    if (!monitor.isAlive()) {
+      monitor.start();
+    }
+    return monitor;
+  }
+
+  /**
+   * Deletes the relays' stored offsets with a tombstone on their offsets topic: the way out the
+   * relay names when it refuses to start on a database behind them (exactly-once). A relay started
+   * afterwards resumes from the replication slot's own position.
+   */
+  public void deleteRelayOffsets() {
+    byte[] key =
+        ("[\"vigil-relay-" + RELAY_SLOT + "\",{\"server\":\"vigil_relay\"}]")
+            .getBytes(StandardCharsets.UTF_8);
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(
+            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers()),
+            new ByteArraySerializer(),
+            new ByteArraySerializer())) {
+      producer
+          .send(new ProducerRecord<>(ServiceEnv.RELAY_OFFSETS_TOPIC, key, null))
+          .get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot write the tombstone of the relay offsets", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while deleting the relay offsets", e);
+    }
+    LOG.info("relay offsets deleted (tombstone) topic={}", ServiceEnv.RELAY_OFFSETS_TOPIC);
+  }
+
+  /** The bearer token of the monitor's API and the notifiers' admin API. */
+  public String apiToken() {
+    return ServiceEnv.API_TOKEN;
   }
 
   /** Adds and starts another notifier instance delivering to {@code webhookUrl}. */
@@ -146,15 +227,32 @@ public final class Stack implements AutoCloseable {
       all.add(receiver);
     }
     all.addAll(relays);
+    all.addAll(variants);
     all.addAll(notifiers);
+    if (monitor != null) {
+      all.add(monitor);
+    }
     if (connectWorker != null) {
       all.add(connectWorker.process());
     }
     return all;
   }
 
+  /** Every relay: the standard ones, then the variants. */
   public synchronized List<ServiceProcess> relays() {
+    List<ServiceProcess> all = new ArrayList<>(relays);
+    all.addAll(variants);
+    return all;
+  }
+
+  /** The relays with the stack's usual settings ({@link #addRelay()}). */
+  public synchronized List<ServiceProcess> standardRelays() {
     return List.copyOf(relays);
+  }
+
+  /** The relays with settings of their own ({@link #startVariantRelay}). */
+  public synchronized List<ServiceProcess> variantRelays() {
+    return List.copyOf(variants);
   }
 
   public synchronized List<ServiceProcess> notifiers() {
@@ -175,7 +273,7 @@ public final class Stack implements AutoCloseable {
   /**
    * The relay's /health check {@code stream} shows {@code "state":"streaming"} while it streams.
    */
-  static boolean isStreaming(String health) {
+  public static boolean isStreaming(String health) {
     return health.replace(" ", "").toLowerCase(Locale.ROOT).contains("\"state\":\"streaming\"");
   }
 
@@ -242,7 +340,11 @@ public final class Stack implements AutoCloseable {
       LOG.debug("JVM already shutting down; the hook kills the processes");
     }
     List<ServiceProcess> all = new ArrayList<>(notifiers);
+    if (monitor != null) {
+      all.add(monitor);
+    }
     all.addAll(relays);
+    all.addAll(variants);
     if (connectWorker != null) {
       all.add(connectWorker.process());
     }

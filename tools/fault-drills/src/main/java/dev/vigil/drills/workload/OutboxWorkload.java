@@ -93,9 +93,10 @@ public final class OutboxWorkload {
    * record), for the drill's bulk services, while the regular writers go on. Call from one thread
    * at a time; the events count as committed for the current drill.
    *
+   * @return the rows as committed events
    * @throws IllegalStateException if the transaction fails (the bulk streams are then unusable)
    */
-  public synchronized void commitBulk(String drill, int rows) {
+  public synchronized List<CommittedEvent> commitBulk(String drill, int rows) {
     ConcurrentLinkedQueue<CommittedEvent> sink = byDrill.get(drill);
     if (sink == null) {
       throw new IllegalStateException("no workload running for drill " + drill);
@@ -135,9 +136,10 @@ public final class OutboxWorkload {
     }
     long now = System.nanoTime();
     lastCommitNanos = now;
+    List<CommittedEvent> committed = new ArrayList<>(rows);
     for (int i = 0; i < rows; i++) {
       AlertEvent event = events.get(i);
-      sink.add(
+      committed.add(
           new CommittedEvent(
               event.eventId(),
               event.service(),
@@ -147,8 +149,10 @@ public final class OutboxWorkload {
               drill,
               now));
     }
+    sink.addAll(committed);
     drillCommitted.addAndGet(rows);
     LOG.info("bulk transaction committed drill={} rows={} method=copy", drill, rows);
+    return committed;
   }
 
   /**
@@ -180,6 +184,28 @@ public final class OutboxWorkload {
         drill,
         threads.size(),
         eventsPerSecond);
+  }
+
+  /**
+   * Stops the writers at once and starts them again for {@code drill}, whose record of committed
+   * events starts afresh: for a drill that rolls the database back (a restore), after which what
+   * was committed before is no longer the drill's to account for.
+   *
+   * @return the events committed for {@code drill} before, which the drill no longer counts
+   */
+  public synchronized List<CommittedEvent> startOver(String drill, double eventsPerSecond) {
+    finish(0);
+    List<CommittedEvent> before = committed(drill);
+    start(drill, eventsPerSecond);
+    return before;
+  }
+
+  /**
+   * Stops the writers at once (a write in progress is finished and counted); {@link #startOver} or
+   * {@link #start} writes again.
+   */
+  public synchronized void pause() {
+    finish(0);
   }
 
   /** Stops once at least {@code atLeast} events of the current drill are committed; waits. */
