@@ -2,7 +2,6 @@ package dev.vigil.monitor;
 
 import dev.vigil.kit.Settings;
 import dev.vigil.kit.lifecycle.ServiceLauncher;
-import dev.vigil.monitor.replay.ReplayCommand;
 import java.util.Arrays;
 
 /**

@@ -1,10 +1,14 @@
-package dev.vigil.monitor.replay;
+package dev.vigil.monitor;
 
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.db.DatabaseException;
-import dev.vigil.monitor.MonitorConfig;
+import dev.vigil.monitor.replay.InvalidReplayException;
+import dev.vigil.monitor.replay.OutboxReplay;
+import dev.vigil.monitor.replay.ReplayBusyException;
+import dev.vigil.monitor.replay.ReplayResult;
+import dev.vigil.monitor.replay.ReplaySelection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintWriter;
 import java.time.Instant;
