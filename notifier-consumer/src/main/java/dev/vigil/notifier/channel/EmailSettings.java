@@ -89,7 +89,7 @@ final class EmailSettings {
     String password = null;
     if (passwordFile != null) {
       String path = passwordFile.startsWith("file:") ? passwordFile.substring(5) : passwordFile;
-      password = SecretFile.read(where + " passwordFile", Path.of(path)).strip();
+      password = SecretFile.read(where + ": field 'passwordFile'", Path.of(path)).strip();
       if (password.isEmpty() || hasControl(password)) {
         throw new IllegalArgumentException(
             where + ": field 'passwordFile': the file must hold one line, the password");
