@@ -97,7 +97,7 @@ public final class NotifierConfig extends ServiceConfig {
       Setting.string("VIGIL_NOTIFIER_ROUTES_FILE", "")
           .doc(
               "YAML or JSON file of channels (pagerduty, slack, alertmanager,"
-                  + " alertmanager-webhook) and routes; empty: every event to the signed webhook.");
+                  + " alertmanager-webhook, email) and routes; empty: every event to the signed webhook.");
   public static final Setting<String> ROUTES =
       Setting.string("VIGIL_NOTIFIER_ROUTES", "")
           .doc("The same channels and routes inline (YAML or JSON), when no file is set.");

@@ -6,7 +6,9 @@ import java.util.Optional;
 /**
  * One place alerts go. A channel only builds requests (pure, no I/O); the delivery loop sends them
  * with its shared HTTP client, timeouts, retries and backoff, and classifies the answer (2xx
- * delivered; 408, 429, 5xx retried; other 4xx and 3xx dead).
+ * delivered; 408, 429, 5xx retried; other 4xx and 3xx dead). The one exception is {@link
+ * EmailChannel}: it builds an {@link EmailMessage} the delivery loop sends over SMTP, and its
+ * {@link #request} is never called.
  */
 public interface Channel {
   /** The name routes refer to; also the {@code channel} column and metric tag. */

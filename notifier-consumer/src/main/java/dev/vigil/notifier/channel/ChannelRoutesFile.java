@@ -31,6 +31,8 @@ import java.util.function.UnaryOperator;
  *   team:     {type: slack, url: file:/run/secrets/slack-url}   # rateLimit: 1/s by default
  *   am:       {type: alertmanager, url: http://alertmanager:9093, firingFor: 168h}
  *   am-hook:  {type: alertmanager-webhook, url: https://hooks.example/am}
+ *   ops-mail: {type: email, host: smtp.example.com, username: vigil,
+ *              passwordFile: /run/secrets/smtp, from: vigil@example.com, to: [ops@example.com]}
  * routes:
  *   - {match: payments, channels: [oncall, team, webhook]}
  *   - {match: web-*, channels: [team]}
@@ -49,13 +51,14 @@ public final class ChannelRoutesFile {
   public static final String MATCH = "\\*|[a-z0-9][a-z0-9_-]{0,49}\\*?";
 
   private static final Set<String> TYPES =
-      Set.of("pagerduty", "slack", "alertmanager", "alertmanager-webhook");
+      Set.of("pagerduty", "slack", "alertmanager", "alertmanager-webhook", "email");
   private static final Map<String, Set<String>> FIELDS =
       Map.of(
           "pagerduty", Set.of("type", "url", "routingKey", "severity", "rateLimit"),
           "slack", Set.of("type", "url", "rateLimit"),
           "alertmanager", Set.of("type", "url", "severity", "firingFor", "rateLimit"),
-          "alertmanager-webhook", Set.of("type", "url", "severity", "rateLimit"));
+          "alertmanager-webhook", Set.of("type", "url", "severity", "rateLimit"),
+          "email", EmailSettings.FIELDS);
 
   /**
    * Rates when a channel states none: Slack's documented one message per second per incoming
@@ -63,7 +66,16 @@ public final class ChannelRoutesFile {
    */
   private static final Map<String, String> DEFAULT_RATES =
       Map.of(
-          "slack", "1/s", "pagerduty", "off", "alertmanager", "off", "alertmanager-webhook", "off");
+          "slack",
+          "1/s",
+          "pagerduty",
+          "off",
+          "alertmanager",
+          "off",
+          "alertmanager-webhook",
+          "off",
+          "email",
+          "off");
 
   private static final Setting<Duration> FIRING_FOR =
       Setting.duration("VIGIL_ALERTMANAGER_FIRING_FOR", "168h").range("1m", "87600h");
@@ -208,6 +220,7 @@ public final class ChannelRoutesFile {
     String severity = text(node, "severity", "critical", where);
     try {
       return switch (type) {
+        case "email" -> EmailSettings.parse(name, node, context.links());
         case "pagerduty" -> {
           String key = text(node, "routingKey", null, where);
           String routingKey =

@@ -5,6 +5,7 @@ import dev.vigil.contract.AlertEventJson;
 import dev.vigil.kit.SafeText;
 import dev.vigil.notifier.channel.Channel;
 import dev.vigil.notifier.channel.ChannelRequest;
+import dev.vigil.notifier.channel.EmailChannel;
 import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import java.io.ByteArrayOutputStream;
@@ -34,13 +35,14 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Sends one claimed receipt to its channel (the request built by the {@link Channel}; the default
- * is the signed webhook) through one shared Jetty {@link HttpClient} (asynchronous, HTTP/1.1,
- * pooled keep-alive connections, TLS with hostname verification). Redirects are never followed: a
- * 3xx is an outcome and its Location is never requested. Each request has a connect timeout and a
- * total timeout ({@code readTimeout}: connecting, sending and the complete response). Response
- * bodies are discarded unread, except the first {@value #MAX_ERROR_BODY} bytes of an error answer
- * when the channel asks for them (PagerDuty's {@code errors}, Slack's reason), which end up,
- * sanitised, in the delivery's error. Never throws: every failure becomes an {@link Outcome}.
+ * is the signed webhook) through one shared Jetty {@link HttpClient}, or, for {@link
+ * EmailChannel}s, by SMTP through {@link MailSender} (asynchronous, HTTP/1.1, pooled keep-alive
+ * connections, TLS with hostname verification). Redirects are never followed: a 3xx is an outcome
+ * and its Location is never requested. Each request has a connect timeout and a total timeout
+ * ({@code readTimeout}: connecting, sending and the complete response). Response bodies are
+ * discarded unread, except the first {@value #MAX_ERROR_BODY} bytes of an error answer when the
+ * channel asks for them (PagerDuty's {@code errors}, Slack's reason), which end up, sanitised, in
+ * the delivery's error. Never throws: every failure becomes an {@link Outcome}.
  *
  * <p>No request is re-sent here: a request that fails (for example on a keep-alive connection the
  * peer closed at that moment) is an ordinary retryable outcome, retried by the delivery loop with
@@ -56,6 +58,7 @@ final class WebhookSender implements AutoCloseable {
   private final Map<String, Channel> channels;
   private final Duration readTimeout;
   private final HttpClient client;
+  private final MailSender mail;
 
   /**
    * @param maxInFlight requests sent concurrently at most (all workers); one connection each, so a
@@ -119,6 +122,7 @@ final class WebhookSender implements AutoCloseable {
       Duration pooledIdle) {
     this.channels = Map.copyOf(channels);
     this.readTimeout = readTimeout;
+    this.mail = new MailSender(channels, connectTimeout, readTimeout);
     tls.setEndpointIdentificationAlgorithm("HTTPS"); // verify the certificate names the host
     HttpClient http = new HttpClient();
     http.setSslContextFactory(tls);
@@ -168,6 +172,9 @@ final class WebhookSender implements AutoCloseable {
         built = Optional.of(webhook.signed(claim.eventId(), claim.service(), claim.payload()));
       } else {
         AlertEvent event = AlertEventJson.read(claim.payload().getBytes(StandardCharsets.UTF_8));
+        if (channel instanceof EmailChannel email) {
+          return mail.send(email, event); // SMTP, not HTTP: see MailSender
+        }
         built = channel.request(event, claim.payload());
       }
       if (built.isEmpty()) {
@@ -282,6 +289,7 @@ final class WebhookSender implements AutoCloseable {
 
   @Override
   public void close() {
+    mail.close();
     try {
       client.stop(); // aborts what is still in flight; those receipts are retried after their lease
     } catch (InterruptedException e) {
