@@ -57,25 +57,7 @@ final class LocationRun {
    * numbers of different locations interleave.
    */
   String staleReason(ProbeResult candidate) {
-    if (candidate.order() != null && lastSeq != null && candidate.order() <= lastSeq) {
-      return "stale: result #"
-          + candidate.order()
-          + " was claimed before the last recorded one of location "
-          + name
-          + " (#"
-          + lastSeq
-          + ")";
-    }
-    if (candidate.source() == ResultSource.PUSH
-        && candidate.startedAt() != null
-        && pushedStartedAt != null
-        && !candidate.startedAt().isAfter(pushedStartedAt)) {
-      return "stale: startedAt "
-          + candidate.startedAt()
-          + " is not after the last pushed startedAt of location "
-          + name;
-    }
-    return null;
+    return StaleResults.reason(candidate, lastSeq, pushedStartedAt, " of location " + name);
   }
 
   /** Runs {@code result} through the state machine with the target's thresholds and takes it. */

@@ -41,23 +41,7 @@ final class ServiceRun {
    * itself).
    */
   String staleReason(ProbeResult candidate) {
-    if (candidate.order() != null && lastSeq != null && candidate.order() <= lastSeq) {
-      return "stale: result #"
-          + candidate.order()
-          + " was claimed before the last recorded one (#"
-          + lastSeq
-          + ")";
-    }
-    if (candidate.source() == ResultSource.PUSH
-        && candidate.startedAt() != null
-        && pushedStartedAt != null
-        && !candidate.startedAt().isAfter(pushedStartedAt)) {
-      return "stale: startedAt "
-          + candidate.startedAt()
-          + " is not after the last pushed startedAt "
-          + pushedStartedAt;
-    }
-    return null;
+    return StaleResults.reason(candidate, lastSeq, pushedStartedAt, "");
   }
 
   /** Takes an accepted result: its state after the state machine, number and start time. */
