@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ChannelRoutesFileTest {
-  private static final Channel WEBHOOK =
+  /** The signed webhook every parsed routes file starts from (also EmailChannelTest's). */
+  static final Channel WEBHOOK =
       new WebhookChannel(
           new WebhookRoutes(
               new WebhookRoute(
@@ -28,6 +29,7 @@ class ChannelRoutesFileTest {
                   false),
               List.of()),
           Clock.systemUTC());
+
   private static final Map<String, String> ENV =
       Map.of("PD_KEY", "pd-key-from-env", "SLACK_URL", "https://hooks.slack.example/T/B/x");
   private static final ChannelRoutesFile.Context CONTEXT =

@@ -4,35 +4,18 @@ import static dev.vigil.notifier.channel.ChannelRequestsTest.FAILED;
 import static dev.vigil.notifier.channel.ChannelRequestsTest.LINKS;
 import static dev.vigil.notifier.channel.ChannelRequestsTest.RECOVERED;
 import static dev.vigil.notifier.channel.ChannelRequestsTest.REMINDER;
+import static dev.vigil.notifier.channel.ChannelRoutesFileTest.WEBHOOK;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.contract.webhook.WebhookSecret;
-import dev.vigil.notifier.webhook.WebhookRoute;
-import dev.vigil.notifier.webhook.WebhookRoutes;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class EmailChannelTest {
-  private static final Channel WEBHOOK =
-      new WebhookChannel(
-          new WebhookRoutes(
-              new WebhookRoute(
-                  "*",
-                  URI.create("https://hook.example/vigil"),
-                  null,
-                  WebhookSecret.parseList(WebhookSecret.generate()),
-                  false),
-              List.of()),
-          Clock.systemUTC());
-
   @TempDir Path dir;
 
   private ChannelRoutes parse(String channel) {
