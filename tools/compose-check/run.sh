@@ -188,8 +188,13 @@ start_health_driver
 
 # 1. Build and start, as users do.
 t=$(date +%s)
-timeout "$build_timeout" docker-compose -p "$project" up --build -d \
-  || fail "docker-compose up --build did not succeed within ${build_timeout} s (an image did not build or a container did not start)"
+up_rc=0
+timeout "$build_timeout" docker-compose -p "$project" up --build -d || up_rc=$?
+if [[ $up_rc -eq 124 ]]; then
+  fail "docker-compose up --build did not finish within ${build_timeout} s (VIGIL_COMPOSE_CHECK_BUILD_TIMEOUT)"
+elif [[ $up_rc -ne 0 ]]; then
+  fail "docker-compose up --build failed (exit $up_rc): an image did not build or a container did not start; its output is above"
+fi
 lap "docker-compose up --build -d" "$t"
 t=$(date +%s)
 await_healthy 8
