@@ -23,6 +23,8 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -134,6 +136,8 @@ public final class ReceiptConsumer implements AutoCloseable {
   private volatile boolean running = true;
   private volatile IntakeState state = IntakeState.UP;
   private volatile Consumer<byte[], byte[]> current;
+  private final Duration contactBound;
+  private volatile BrokerContact contact;
 
   /**
    * @param onNewReceipts called after a batch added receipts (wakes idle delivery workers)
@@ -159,6 +163,21 @@ public final class ReceiptConsumer implements AutoCloseable {
       Supplier<Consumer<byte[], byte[]>> consumers,
       MeterRegistry registry,
       Runnable onNewReceipts) {
+    this(database, options, consumers, registry, onNewReceipts, BrokerContact.BOUND);
+  }
+
+  /**
+   * With a consumer factory and the bound after which no broker connection counts as intake down
+   * ({@link BrokerContact}).
+   */
+  ReceiptConsumer(
+      Database database,
+      Options options,
+      Supplier<Consumer<byte[], byte[]>> consumers,
+      MeterRegistry registry,
+      Runnable onNewReceipts,
+      Duration contactBound) {
+    this.contactBound = contactBound;
     this.consumers = consumers;
     this.registry = registry;
     this.store = new ReceiptStore(database, options.channels());
@@ -246,6 +265,7 @@ public final class ReceiptConsumer implements AutoCloseable {
   private void runOneConsumer() {
     Consumer<byte[], byte[]> consumer = consumers.get();
     current = consumer;
+    contact = new BrokerContact(() -> connections(consumer), System::nanoTime, contactBound);
     // The Kafka client's own metrics (fetch lag, rates, …) for as long as this consumer lives.
     KafkaClientMetrics clientMetrics = new KafkaClientMetrics(consumer);
     clientMetrics.bindTo(registry);
@@ -271,6 +291,19 @@ public final class ReceiptConsumer implements AutoCloseable {
         LOG.warn("intake consumer close failed error=\"{}\"", e.toString());
       }
     }
+  }
+
+  /** The consumer's open connections to brokers (its network client's {@code connection-count}). */
+  private static double connections(Consumer<byte[], byte[]> consumer) {
+    for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
+      if (e.getKey().name().equals("connection-count")
+          && e.getKey().group().equals("consumer-metrics")
+          && e.getValue().metricValue() instanceof Double count) {
+        return count;
+      }
+    }
+    // A client without the metric (a test's stand-in) cannot tell: count it as in touch.
+    return 1;
   }
 
   private boolean pause(Duration delay) {
@@ -325,7 +358,16 @@ public final class ReceiptConsumer implements AutoCloseable {
 
     @Override
     public void polled() {
-      if (state.cause() == IntakeState.Cause.KAFKA) {
+      String lost = contact.lost();
+      if (lost != null) {
+        if (state.up()) {
+          LOG.error(
+              "intake has no contact with Kafka bootstrap_servers=\"{}\" reason=\"{}\"",
+              SafeText.text(options.bootstrapServers(), SafeText.MAX_REASON),
+              lost);
+        }
+        state(IntakeState.down(IntakeState.Cause.KAFKA, lost));
+      } else if (state.cause() == IntakeState.Cause.KAFKA) {
         state(IntakeState.UP);
       }
     }

@@ -10,6 +10,8 @@ import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.db.Database;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -100,6 +102,58 @@ class IntakeRestartIT {
           .startsWith("record could not be read from Kafka");
       assertThat(intake.healthy()).isTrue();
     }
+  }
+
+  @Test
+  void noBrokerAnsweringIsIntakeDownAndAnIdleGroupMemberIsNot(TestDatabase db, TestKafka kafka)
+      throws Exception {
+    Duration bound = Duration.ofSeconds(2);
+    // A port nothing listens on: poll() does not fail, it returns nothing for ever.
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = socket.getLocalPort();
+    }
+    ReceiptConsumer.Options nowhere =
+        new ReceiptConsumer.Options(
+            "127.0.0.1:" + closed, "alerts", kafka.uniqueName("group"), Duration.ofHours(1));
+    // Two members of one group on a one-partition topic: one of them owns nothing and idles.
+    String topic = kafka.uniqueName("alerts");
+    kafka.createTopic(topic, 1);
+    String group = kafka.uniqueName("group");
+    ReceiptConsumer.Options reachable =
+        new ReceiptConsumer.Options(kafka.bootstrapServers(), topic, group, Duration.ofHours(1));
+    try (Database database = open(db);
+        ReceiptConsumer lost = intake(database, nowhere, bound);
+        ReceiptConsumer first = intake(database, reachable, bound);
+        ReceiptConsumer second = intake(database, reachable, bound)) {
+      lost.start();
+      first.start();
+      second.start();
+      await().atMost(Duration.ofSeconds(30)).until(() -> lost.problem() != null);
+      assertThat(lost.healthy()).isFalse();
+      assertThat(lost.problem()).startsWith("KAFKA: no connection to any Kafka broker for ");
+
+      // Three bounds later, with nothing to read, both members of the reachable group are in touch.
+      Thread.sleep(3 * bound.toMillis());
+      assertThat(first.problem()).isNull();
+      assertThat(second.problem()).isNull();
+      assertThat(lost.healthy()).isFalse();
+    }
+  }
+
+  private static ReceiptConsumer intake(
+      Database database, ReceiptConsumer.Options options, Duration bound) {
+    return new ReceiptConsumer(
+        database,
+        options,
+        () ->
+            new KafkaConsumer<>(
+                options.consumerProperties(),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer()),
+        new SimpleMeterRegistry(),
+        () -> {},
+        bound);
   }
 
   private static Deserializer<byte[]> explodingOn(String poison) {
