@@ -144,16 +144,14 @@ public final class ReceiptConsumer implements AutoCloseable {
    */
   public ReceiptConsumer(
       Database database, Options options, MeterRegistry registry, Runnable onNewReceipts) {
-    this(
-        database,
-        options,
-        () ->
-            new KafkaConsumer<>(
-                options.consumerProperties(),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer()),
-        registry,
-        onNewReceipts);
+    this(database, options, kafkaConsumers(options), registry, onNewReceipts);
+  }
+
+  /** New Kafka consumers with {@code options}' properties, reading keys and values as bytes. */
+  static Supplier<Consumer<byte[], byte[]>> kafkaConsumers(Options options) {
+    return () ->
+        new KafkaConsumer<>(
+            options.consumerProperties(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   /** With a consumer factory, so a test can hand in a consumer that fails. */

@@ -146,11 +146,7 @@ class IntakeRestartIT {
     return new ReceiptConsumer(
         database,
         options,
-        () ->
-            new KafkaConsumer<>(
-                options.consumerProperties(),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer()),
+        ReceiptConsumer.kafkaConsumers(options),
         new SimpleMeterRegistry(),
         () -> {},
         bound);
