@@ -134,8 +134,6 @@ final class WebhookSender implements AutoCloseable {
     threads.setName("notifier-webhook");
     http.setExecutor(threads);
     http.setFollowRedirects(false);
-    // no redirects, authentication challenges, 100-continue or upgrades: every status is an answer
-    http.getProtocolHandlers().clear();
     // webhooks carry no state: no cookies kept or sent, no Accept-Encoding (bodies are discarded)
     http.setHttpCookieStore(new HttpCookieStore.Empty());
     http.getContentDecoderFactories().clear();
@@ -148,6 +146,11 @@ final class WebhookSender implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException("webhook HTTP client did not start: " + e, e);
     }
+    // No redirects, authentication challenges, 100-continue or upgrades: every status is an answer.
+    // Cleared after start(), which installs the default handlers: before it, a receiver's 401
+    // without WWW-Authenticate failed as "HTTP protocol violation" (status 0, retried five times)
+    // instead of being the receiver's HTTP 401 (found in the compose stack with a wrong secret).
+    http.getProtocolHandlers().clear();
     this.client = http;
   }
 

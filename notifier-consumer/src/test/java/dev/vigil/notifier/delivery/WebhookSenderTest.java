@@ -146,6 +146,41 @@ class WebhookSenderTest {
   }
 
   @Test
+  void anUnauthorizedAnswerIsTheReceiversStatusWithOrWithoutAChallenge() throws Exception {
+    start(HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0));
+    server.createContext(
+        "/plain",
+        exchange -> {
+          record(exchange);
+          respond(exchange, 401, "bad signature");
+        });
+    server.createContext(
+        "/challenge",
+        exchange -> {
+          record(exchange);
+          exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"hooks\"");
+          respond(exchange, 401, "who are you");
+        });
+    server.createContext(
+        "/proxy",
+        exchange -> {
+          record(exchange);
+          respond(exchange, 407, "");
+        });
+    for (String path : List.of("/plain", "/challenge", "/proxy")) {
+      try (WebhookSender sender = sender(url(path), null)) {
+        Outcome outcome = sender.send(claim()).get(OUTCOME_WAIT, TimeUnit.SECONDS);
+
+        assertThat(outcome).as(path).isInstanceOf(Outcome.Permanent.class);
+        assertThat(((Outcome.Permanent) outcome).status())
+            .as(path)
+            .isEqualTo(path.equals("/proxy") ? 407 : 401);
+      }
+    }
+    assertThat(seen).extracting(Seen::path).containsExactly("/plain", "/challenge", "/proxy");
+  }
+
+  @Test
   void silentReceiverIsReportedAsATimeoutWithinTheRequestTimeout() throws Exception {
     start(HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0));
     server.createContext(
