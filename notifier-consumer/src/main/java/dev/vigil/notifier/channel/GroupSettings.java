@@ -122,11 +122,4 @@ public record GroupSettings(boolean enabled, Duration waitFor, Duration interval
       throw new IllegalArgumentException(problem + ", e.g. 10s");
     }
   }
-
-  /** As the routes file writes it. */
-  public String text() {
-    return enabled
-        ? "{wait: " + waitFor + ", interval: " + interval + ", max: " + max + "}"
-        : "off";
-  }
 }
