@@ -33,8 +33,8 @@ class ChannelsIT {
         "VIGIL_NOTIFIER_ROUTES",
         """
         channels:
-          oncall: {type: pagerduty, url: "%s", routingKey: env:TEST_PD_KEY}
-          team: {type: slack, url: "%s"}
+          oncall: {type: pagerduty, url: "%s", routingKey: env:TEST_PD_KEY, group: off}
+          team: {type: slack, url: "%s", group: off}
         routes:
           - {match: pay*, channels: [oncall, team, webhook]}
         """

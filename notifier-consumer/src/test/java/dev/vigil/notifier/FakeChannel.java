@@ -34,6 +34,7 @@ final class FakeChannel implements AutoCloseable {
   private volatile RateEnforcer limit;
   private final AtomicInteger throttleNext = new AtomicInteger();
   private volatile long throttleSeconds;
+  private volatile Runnable beforeNextAnswer;
 
   /** Requests beyond the enforced rate (answered 429, as the vendor does). */
   final List<Received> overLimit = new CopyOnWriteArrayList<>();
@@ -72,6 +73,14 @@ final class FakeChannel implements AutoCloseable {
   void throttleNext(int count, long seconds) {
     this.throttleSeconds = seconds;
     this.throttleNext.set(count);
+  }
+
+  /**
+   * Runs {@code action} once, for the next request, after it is kept in {@link #received} and
+   * before it is answered (a test does something "while the vendor has accepted the message").
+   */
+  void beforeNextAnswer(Runnable action) {
+    this.beforeNextAnswer = action;
   }
 
   /** Token bucket of the rate check: refills one token a second up to {@code burst}. */
@@ -145,6 +154,11 @@ final class FakeChannel implements AutoCloseable {
       received.add(request);
       if (over) {
         overLimit.add(request);
+      }
+      Runnable action = beforeNextAnswer;
+      if (action != null) {
+        beforeNextAnswer = null;
+        action.run();
       }
       byte[] out = reply.getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(code, out.length == 0 ? -1 : out.length);

@@ -223,14 +223,14 @@ final class TestStack implements AutoCloseable {
 
   /**
    * Settings of an instance with one Slack channel, {@code team}, for the services {@code pay*}
-   * (and the signed webhook).
+   * (and the signed webhook), one message per transition (grouping off).
    */
   static Map<String, String> slackForPay(FakeChannel slack) {
     return Map.of(
         "VIGIL_NOTIFIER_ROUTES",
         """
         channels:
-          team: {type: slack, url: "%s"}
+          team: {type: slack, url: "%s", group: off}
         routes:
           - {match: pay*, channels: [team, webhook]}
         """

@@ -15,9 +15,20 @@ import java.util.Map;
  * @param channels every channel by name, the built-in webhook included
  * @param routes in file order
  * @param limits the send rate (and 429 bucket) of every channel but the signed webhook, by name
+ * @param groups the grouping of every channel that groups its transitions (Slack and PagerDuty
+ *     unless turned off), by name; the others send one message per transition
  */
 public record ChannelRoutes(
-    Map<String, Channel> channels, List<Route> routes, Map<String, RateLimit> limits) {
+    Map<String, Channel> channels,
+    List<Route> routes,
+    Map<String, RateLimit> limits,
+    Map<String, GroupSettings> groups) {
+
+  /** Channels without grouping. */
+  public ChannelRoutes(
+      Map<String, Channel> channels, List<Route> routes, Map<String, RateLimit> limits) {
+    this(channels, routes, limits, Map.of());
+  }
 
   /** One route: which services, which channels (at least one, all defined). */
   public record Route(String match, List<String> channels) {
@@ -55,6 +66,16 @@ public record ChannelRoutes(
     channels = new LinkedHashMap<>(channels);
     routes = List.copyOf(routes);
     limits = Map.copyOf(limits);
+    groups = Map.copyOf(groups);
+    for (Map.Entry<String, GroupSettings> group : groups.entrySet()) {
+      if (!group.getValue().enabled()) {
+        throw new IllegalArgumentException("channel '" + group.getKey() + "': grouping is off");
+      }
+      if (!(channels.get(group.getKey()) instanceof GroupChannel)) {
+        throw new IllegalArgumentException(
+            "channel '" + group.getKey() + "': only Slack and PagerDuty channels group");
+      }
+    }
   }
 
   /** Only the signed webhook, for every service: the behaviour without a routes file. */

@@ -29,6 +29,8 @@ import java.util.function.UnaryOperator;
  * channels:
  *   oncall:   {type: pagerduty, routingKey: env:PD_KEY, severity: critical, rateLimit: 120/1m}
  *   team:     {type: slack, url: file:/run/secrets/slack-url}   # rateLimit: 1/s by default
+ *   # Slack and PagerDuty group by default: group: {wait: 10s, interval: 1m, max: 100}, or off
+ *   chat:     {type: slack, url: env:CHAT_URL, group: off}
  *   am:       {type: alertmanager, url: http://alertmanager:9093, firingFor: 168h}
  *   am-hook:  {type: alertmanager-webhook, url: https://hooks.example/am}
  *   ops-mail: {type: email, host: smtp.example.com, username: vigil,
@@ -54,8 +56,8 @@ public final class ChannelRoutesFile {
       Set.of("pagerduty", "slack", "alertmanager", "alertmanager-webhook", "email");
   private static final Map<String, Set<String>> FIELDS =
       Map.of(
-          "pagerduty", Set.of("type", "url", "routingKey", "severity", "rateLimit"),
-          "slack", Set.of("type", "url", "rateLimit"),
+          "pagerduty", Set.of("type", "url", "routingKey", "severity", "rateLimit", "group"),
+          "slack", Set.of("type", "url", "rateLimit", "group"),
           "alertmanager", Set.of("type", "url", "severity", "firingFor", "rateLimit"),
           "alertmanager-webhook", Set.of("type", "url", "severity", "rateLimit"),
           "email", EmailSettings.FIELDS);
@@ -107,6 +109,7 @@ public final class ChannelRoutesFile {
     unknownFields(root, Set.of("channels", "routes"), "top level");
     Map<String, Channel> channels = new LinkedHashMap<>();
     Map<String, RateLimit> limits = new LinkedHashMap<>();
+    Map<String, GroupSettings> groups = new LinkedHashMap<>();
     channels.put(webhook.name(), webhook);
     JsonNode defined = root.path("channels");
     if (!defined.isMissingNode() && !defined.isObject()) {
@@ -130,6 +133,13 @@ public final class ChannelRoutesFile {
       Channel channel = channel(name, entry.getValue(), context);
       channels.put(name, channel);
       limits.put(name, rateLimit(name, entry.getValue(), channel));
+      if (channel instanceof GroupChannel) {
+        GroupSettings group =
+            GroupSettings.parse(entry.getValue().get("group"), "channel '" + name + "'");
+        if (group.enabled()) {
+          groups.put(name, group);
+        }
+      }
     }
     JsonNode routeNodes = root.path("routes");
     if (!routeNodes.isMissingNode() && !routeNodes.isArray()) {
@@ -141,7 +151,7 @@ public final class ChannelRoutesFile {
       index++;
       routes.add(route(index, node, channels.keySet(), routes));
     }
-    return new ChannelRoutes(channels, routes, limits);
+    return new ChannelRoutes(channels, routes, limits, groups);
   }
 
   /**

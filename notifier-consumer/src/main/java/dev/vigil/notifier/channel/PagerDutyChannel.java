@@ -20,7 +20,7 @@ import java.util.Set;
  * entry. PagerDuty answers 202 when it accepted the event, 400 for an invalid one (dead, the
  * answer's {@code errors} kept in the delivery's error), 429 and 5xx to retry.
  */
-public final class PagerDutyChannel implements Channel {
+public final class PagerDutyChannel implements GroupChannel {
   public static final URI DEFAULT_URL = URI.create("https://events.pagerduty.com/v2/enqueue");
   static final Set<String> SEVERITIES = Set.of("critical", "error", "warning", "info");
 
@@ -100,6 +100,76 @@ public final class PagerDutyChannel implements Channel {
         body.put("client", "Vigil");
         body.put("client_url", links.statusPage());
       }
+    }
+    return Optional.of(ChannelRequest.json(url, body.toString()));
+  }
+
+  /**
+   * A group is one PagerDuty incident ({@code dedup_key} = group id): each message that changes it
+   * triggers again with the current summary and {@code custom_details} (services down, recovered,
+   * still down, at most {@code max} named), and the message after which nobody is down resolves it.
+   * A message of reminders only sends nothing (PagerDuty re-notifies by its own policy).
+   */
+  @Override
+  public Optional<ChannelRequest> request(GroupMessage m) {
+    if (!m.changed() || (m.first() && m.allRecovered())) {
+      return Optional.empty();
+    }
+    ObjectNode body = JSON.createObjectNode();
+    body.put("routing_key", routingKey);
+    body.put("dedup_key", m.groupId().toString());
+    if (m.allRecovered()) {
+      body.put("event_action", "resolve");
+      return Optional.of(ChannelRequest.json(url, body.toString()));
+    }
+    body.put("event_action", "trigger");
+    ObjectNode payload = body.putObject("payload");
+    String summary = GroupText.headline(m);
+    payload.put(
+        "summary",
+        summary.length() <= MAX_SUMMARY ? summary : summary.substring(0, MAX_SUMMARY - 1) + "…");
+    payload.put("source", "vigil");
+    payload.put("severity", severity);
+    payload.put("component", m.stillDown().size() + " services");
+    payload.put("class", "services down");
+    ObjectNode details = payload.putObject("custom_details");
+    details.put("group_id", m.groupId().toString());
+    details.put("message", m.seq());
+    int room = GroupText.named(m);
+    var down = details.putArray("down");
+    for (GroupMessage.Down d : m.down()) {
+      if (room-- <= 0) {
+        break;
+      }
+      ObjectNode node = down.addObject();
+      node.put("service", d.service());
+      node.put("incident_id", d.incidentId().toString());
+      node.put("since", d.since().toString());
+      node.put("last_error", GroupText.error(d.lastError()));
+      if (links.present()) {
+        node.put("link", links.service(d.service()));
+      }
+    }
+    var recovered = details.putArray("recovered");
+    for (GroupMessage.Recovered r : m.recovered()) {
+      if (room-- <= 0) {
+        break;
+      }
+      ObjectNode node = recovered.addObject();
+      node.put("service", r.service());
+      node.put("incident_id", r.incidentId().toString());
+      node.put("downtime", AlertText.human(r.downtime()));
+    }
+    details.put("not_named", m.down().size() + m.recovered().size() - GroupText.named(m));
+    details.put("still_down_count", m.stillDown().size());
+    var still = details.putArray("still_down");
+    m.stillDown().stream().limit(m.max()).forEach(d -> still.add(d.service()));
+    if (links.present()) {
+      ObjectNode link = body.putArray("links").addObject();
+      link.put("href", links.statusPage());
+      link.put("text", "Vigil status page");
+      body.put("client", "Vigil");
+      body.put("client_url", links.statusPage());
     }
     return Optional.of(ChannelRequest.json(url, body.toString()));
   }

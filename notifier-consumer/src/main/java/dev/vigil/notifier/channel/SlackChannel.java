@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,7 +16,10 @@ import java.util.Optional;
  * outside (errors, resolutions) is escaped for Slack ({@code &}, {@code <}, {@code >}), so a probe
  * error can never become a link or a mention. The webhook URL is a credential: it is never logged.
  */
-public final class SlackChannel implements Channel {
+public final class SlackChannel implements GroupChannel {
+  /** Room kept below Slack's 40,000 characters of {@code text}. */
+  static final int MAX_TEXT = 38_000;
+
   private final String name;
   private final URI url;
   private final PublicLinks links;
@@ -40,6 +45,65 @@ public final class SlackChannel implements Channel {
     ObjectNode body = AlertEventJson.mapper().createObjectNode();
     body.put("text", text(event));
     return Optional.of(ChannelRequest.json(url, body.toString()));
+  }
+
+  @Override
+  public Optional<ChannelRequest> request(GroupMessage message) {
+    ObjectNode body = AlertEventJson.mapper().createObjectNode();
+    body.put("text", text(message));
+    return Optional.of(ChannelRequest.json(url, body.toString()));
+  }
+
+  /**
+   * A grouped message in mrkdwn: the headline, one line per service (at most {@code max}, and never
+   * more than Slack's text limit; the rest counted), the status page and the group.
+   */
+  String text(GroupMessage m) {
+    String emoji =
+        !m.down().isEmpty()
+            ? ":red_circle: "
+            : m.allRecovered() ? ":large_green_circle: " : ":large_orange_circle: ";
+    StringBuilder text = new StringBuilder(emoji).append(escape(GroupText.headline(m)));
+    int room = GroupText.named(m);
+    int named = 0;
+    List<String> lines = new ArrayList<>();
+    for (GroupMessage.Down d : m.down()) {
+      lines.add(
+          "\n• *"
+              + escape(d.service())
+              + "* DOWN since "
+              + d.since()
+              + (d.lastError() == null ? "" : ": `" + code(GroupText.error(d.lastError())) + "`")
+              + " · incident `"
+              + d.incidentId()
+              + "`"
+              + (links.present() ? " · <" + links.service(d.service()) + "|API>" : ""));
+    }
+    for (GroupMessage.Recovered r : m.recovered()) {
+      lines.add(
+          "\n• *"
+              + escape(r.service())
+              + "* RECOVERED after "
+              + AlertText.human(r.downtime())
+              + " · incident `"
+              + r.incidentId()
+              + "`");
+    }
+    for (String line : lines) {
+      if (named >= room || text.length() + line.length() > MAX_TEXT - 400) {
+        break;
+      }
+      text.append(line);
+      named++;
+    }
+    if (named < lines.size()) {
+      text.append("\n… and ").append(lines.size() - named).append(" more");
+    }
+    if (links.present()) {
+      text.append("\n<").append(links.statusPage()).append("|Status page>");
+    }
+    text.append("\nGroup `").append(m.groupId()).append("` · message ").append(m.seq());
+    return text.toString();
   }
 
   /** The message in Slack's mrkdwn. */

@@ -2,6 +2,8 @@ package dev.vigil.notifier.delivery;
 
 import dev.vigil.kit.db.Database;
 import dev.vigil.notifier.channel.ChannelRoutes;
+import dev.vigil.notifier.channel.GroupChannel;
+import dev.vigil.notifier.channel.GroupSettings;
 import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import io.micrometer.core.instrument.Gauge;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The delivery side of one notifier instance: {@code workers} threads working off receipts.
@@ -22,12 +25,19 @@ import java.util.List;
  * failure, or {@code maxAttempts}, then parked as dead until an operator replays or skips it.
  * Delivery is at-least-once: a crash between the send and recording it re-sends the same event id,
  * which receivers de-duplicate ({@code Idempotency-Key}, {@code webhook-id}).
+ *
+ * <p>Channels that group (Slack and PagerDuty unless turned off) are sent by one {@link
+ * GroupWorker} each: the transitions that arrive together go out in one message, later ones in one
+ * update per interval, with the same per-service order; a crash between send and record repeats at
+ * most that one message (see {@link GroupStore}).
  */
 public final class Delivery implements AutoCloseable {
   private final WebhookSender sender;
   private final List<DeliveryWorker> workers = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
   private final DeliveryStore store;
+  private final List<GroupWorker> groupWorkers = new ArrayList<>();
+  private final RateLimitStore groupBuckets;
   private volatile DeliveryStore.Backlog backlog = new DeliveryStore.Backlog(0, 0, null);
   private volatile long backlogReadAt;
 
@@ -47,7 +57,9 @@ public final class Delivery implements AutoCloseable {
    */
   public Delivery(
       Database database, ChannelRoutes channels, DeliveryOptions options, MeterRegistry registry) {
-    this.store = new DeliveryStore(database, channels.names(), channels.limits());
+    List<String> single = new ArrayList<>(channels.names());
+    single.removeAll(channels.groups().keySet());
+    this.store = new DeliveryStore(database, single, channels.limits());
     this.sender =
         new WebhookSender(
             channels.channels(),
@@ -55,6 +67,18 @@ public final class Delivery implements AutoCloseable {
             options.readTimeout(),
             options.workers() * options.batchSize());
     DeliveryMetrics metrics = new DeliveryMetrics(registry, channels.names());
+    for (Map.Entry<String, GroupSettings> group : channels.groups().entrySet()) {
+      String name = group.getKey();
+      GroupStore groupStore =
+          new GroupStore(database, name, group.getValue(), channels.limits().get(name));
+      GroupWorker worker =
+          new GroupWorker(
+              groupStore, (GroupChannel) channels.channels().get(name), sender, metrics, options);
+      groupWorkers.add(worker);
+      threads.add(new Thread(worker, "notifier-group-" + name));
+    }
+    groupBuckets =
+        new RateLimitStore(database, new Buckets(channels.groups().keySet(), channels.limits()));
     for (int i = 0; i < options.workers(); i++) {
       DeliveryWorker worker = new DeliveryWorker(store, sender, metrics, options);
       workers.add(worker);
@@ -81,6 +105,7 @@ public final class Delivery implements AutoCloseable {
 
   public void start() {
     store.registerBuckets();
+    groupBuckets.register();
     threads.forEach(Thread::start);
   }
 
@@ -88,6 +113,7 @@ public final class Delivery implements AutoCloseable {
   public void wake() {
     store.nudge();
     workers.forEach(DeliveryWorker::wake);
+    groupWorkers.forEach(GroupWorker::wake);
   }
 
   private DeliveryStore.Backlog backlog() {
@@ -106,6 +132,7 @@ public final class Delivery implements AutoCloseable {
   @Override
   public void close() {
     workers.forEach(DeliveryWorker::stop);
+    groupWorkers.forEach(GroupWorker::stop);
     for (Thread thread : threads) {
       try {
         thread.join(15_000);

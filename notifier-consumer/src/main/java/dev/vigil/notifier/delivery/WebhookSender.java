@@ -186,8 +186,19 @@ final class WebhookSender implements AutoCloseable {
                 "channel '" + channel.name() + "' sends nothing for " + claim.kind()));
         return outcome;
       }
-      ErrorBody errorBody = built.get().readErrorBody() ? new ErrorBody() : null;
-      Request request = request(built.get());
+      return send(built.get());
+    } catch (RuntimeException e) {
+      outcome.complete(ofFailure(e));
+    }
+    return outcome;
+  }
+
+  /** Sends a request already built (a grouped message), with the same rules as {@link #send}. */
+  CompletableFuture<Outcome> send(ChannelRequest built) {
+    CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+    try {
+      ErrorBody errorBody = built.readErrorBody() ? new ErrorBody() : null;
+      Request request = request(built);
       if (errorBody != null) {
         request.onResponseContent(errorBody);
       }

@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Forgets receipts that finished (DELIVERED or SKIPPED) longer than the retention age ago, and the
- * notes of events skipped for an unknown kind, in batches of short transactions. Each (event,
- * channel) row goes on its own: a delivered channel's row may go while another channel's row of the
- * same event is still pending. PENDING and DEAD receipts are never touched, so no delivery and no
- * service's order depends on this job.
+ * Forgets receipts that finished (DELIVERED or SKIPPED) longer than the retention age ago, the
+ * notes of events skipped for an unknown kind and the closed groups of grouped channels, in batches
+ * of short transactions. Each (event, channel) row goes on its own: a delivered channel's row may
+ * go while another channel's row of the same event is still pending. PENDING and DEAD receipts are
+ * never touched, so no delivery and no service's order depends on this job.
  *
  * <p>The price of forgetting: a receipt is what makes a second copy of an event a no-op, so an
  * event read from Kafka again after its receipt was deleted (a consumer-group reset to an old
@@ -44,6 +44,20 @@ public final class ReceiptRetention implements AutoCloseable {
        where (kafka_topic, kafka_partition, kafka_offset) in
              (select kafka_topic, kafka_partition, kafka_offset from notifier_skipped_kind
                where skipped_at < ? limit ? for update skip locked)
+      """;
+
+  /**
+   * Groups of grouped channels closed as long ago as finished receipts, with their messages (what
+   * each carried). Open groups and their messages are never touched.
+   */
+  private static final String DELETE_GROUPS =
+      """
+      with old as (
+        select group_id from notifier_group
+         where status = 'CLOSED' and closed_at < ? limit ? for update skip locked),
+      messages as (
+        delete from notifier_group_message where group_id in (select group_id from old))
+      delete from notifier_group where group_id in (select group_id from old)
       """;
 
   private final Database database;
@@ -79,6 +93,7 @@ public final class ReceiptRetention implements AutoCloseable {
     Timestamp cutoff = Timestamp.from(clock.instant().minus(age));
     long total = trim("trimming finished receipts", DELETE_BATCH, cutoff, deleted::increment);
     trim("trimming skipped-kind notes", DELETE_SKIPPED, cutoff, rows -> {});
+    trim("trimming closed channel groups", DELETE_GROUPS, cutoff, rows -> {});
     if (total > 0) {
       LOG.info("receipts trimmed rows={} finished_before={}", total, cutoff.toInstant());
     }

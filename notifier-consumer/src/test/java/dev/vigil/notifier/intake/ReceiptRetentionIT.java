@@ -66,6 +66,47 @@ class ReceiptRetentionIT {
     }
   }
 
+  @Test
+  void closedGroupsGoWithTheirMessagesOpenOnesStay(TestDatabase db) throws Exception {
+    try (Database database =
+            Database.open(
+                new Database.Options(
+                    db.jdbcUrl(),
+                    db.user(),
+                    db.password(),
+                    2,
+                    "test",
+                    "classpath:db/notifier",
+                    "flyway_notifier_history"));
+        Connection connection = db.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          """
+          insert into notifier_group (group_id, channel, status, next_at, closed_at)
+          values (gen_random_uuid(), 'old', 'CLOSED', now(), now() - interval '40 days'),
+                 (gen_random_uuid(), 'young', 'CLOSED', now(), now() - interval '1 day'),
+                 (gen_random_uuid(), 'open', 'OPEN', now() - interval '40 days', null)
+          """);
+      statement.execute(
+          """
+          insert into notifier_group_message (group_id, seq, event_ids, status)
+          select group_id, 1, array[gen_random_uuid()], 'SENT' from notifier_group
+          """);
+      new ReceiptRetention(
+              database, Clock.systemUTC(), Duration.ofDays(30), 10, new SimpleMeterRegistry())
+          .runOnce();
+
+      try (ResultSet rows =
+          statement.executeQuery(
+              "select string_agg(g.channel, ',' order by g.channel), count(m.seq)"
+                  + " from notifier_group g left join notifier_group_message m using (group_id)")) {
+        rows.next();
+        assertThat(rows.getString(1)).isEqualTo("open,young");
+        assertThat(rows.getInt(2)).isEqualTo(2);
+      }
+    }
+  }
+
   private static void insert(
       Statement statement, int rows, String service, String status, String column, String age)
       throws Exception {
