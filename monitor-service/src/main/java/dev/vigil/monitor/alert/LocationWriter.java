@@ -43,28 +43,28 @@ final class LocationWriter {
       throws SQLException {
     try (PreparedStatement s = connection.prepareStatement(LOCATIONS)) {
       s.setObject(1, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
-      s.setArray(2, PlanWriter.array(connection, "text", moved, RecordingPlan.Moved::service));
-      s.setArray(3, PlanWriter.array(connection, "text", moved, m -> m.location().name()));
+      s.setArray(2, SetWriter.array(connection, "text", moved, RecordingPlan.Moved::service));
+      s.setArray(3, SetWriter.array(connection, "text", moved, m -> m.location().name()));
       s.setArray(
-          4, PlanWriter.array(connection, "int4", moved, m -> m.location().state().failures()));
+          4, SetWriter.array(connection, "int4", moved, m -> m.location().state().failures()));
       s.setArray(
-          5, PlanWriter.array(connection, "int4", moved, m -> m.location().state().successes()));
+          5, SetWriter.array(connection, "int4", moved, m -> m.location().state().successes()));
       s.setArray(
           6,
-          PlanWriter.array(
+          SetWriter.array(
               connection, "int4", moved, m -> m.location().state().failuresBeforeSuccesses()));
       s.setArray(
           7,
-          PlanWriter.array(
+          SetWriter.array(
               connection, "bool", moved, m -> m.location().state().openIncident() != null));
-      s.setArray(8, PlanWriter.array(connection, "int8", moved, m -> m.location().lastSeq()));
+      s.setArray(8, SetWriter.array(connection, "int8", moved, m -> m.location().lastSeq()));
       s.setArray(
           9,
-          PlanWriter.array(
+          SetWriter.array(
               connection, "text", moved, m -> Timestamps.text(m.location().pushedStartedAt())));
       s.setArray(
-          10, PlanWriter.array(connection, "text", moved, m -> m.location().lastStatus().name()));
-      s.setArray(11, PlanWriter.array(connection, "text", moved, m -> m.location().lastError()));
+          10, SetWriter.array(connection, "text", moved, m -> m.location().lastStatus().name()));
+      s.setArray(11, SetWriter.array(connection, "text", moved, m -> m.location().lastError()));
       s.executeUpdate();
     }
   }

@@ -34,7 +34,8 @@ import javax.sql.DataSource;
  * <p>One path for one result and for many: the {@link RecordingTransactions} own every transaction
  * (savepoints, retries, metrics); the {@link Recording} locks the rows, the {@link RecordingPlan}
  * decides (stale check, {@link AlertStateMachine}, incidents, quiet deferral, events) and the
- * {@link PlanWriter} writes, with the same set-based statements whatever the number of results.
+ * {@link PlanWriter} writes: set-based statements for many results, scalar ones for a single result
+ * (cheaper for one row), the same rows either way.
  */
 public final class Recorder {
   /** Most results recorded in one transaction unless configured otherwise. */

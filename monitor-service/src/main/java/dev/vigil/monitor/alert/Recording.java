@@ -12,14 +12,16 @@ import java.util.Optional;
  * their number: lock every service row (in the fixed order), let the {@link RecordingPlan} step
  * through the results, look up the quiet periods of services whose incident opens (once, for all of
  * them), update the incidents that were open before, let the plan decide its events, and write
- * everything else with the {@link PlanWriter}. Nothing is committed here; a failing statement
- * leaves the caller's transaction to roll back. Knows nothing of transactions, retries or metrics:
- * the {@link RecordingTransactions} call down into it, never the other way round.
+ * everything else with a {@link PlanWriter}: the row writer for one result, the set-based one for
+ * more. Nothing is committed here; a failing statement leaves the caller's transaction to roll
+ * back. Knows nothing of transactions, retries or metrics: the {@link RecordingTransactions} call
+ * down into it, never the other way round.
  */
 final class Recording {
   private final StateLock lock = new StateLock();
   private final QuietLookup quiet = new QuietLookup();
-  private final PlanWriter writer = new PlanWriter();
+  private final SetWriter setWriter = new SetWriter();
+  private final RowWriter rowWriter = new RowWriter();
 
   /**
    * Records {@code results} (in the order given, which must keep one service's results in their
@@ -37,6 +39,7 @@ final class Recording {
     }
     List<String> services = results.stream().map(ProbeResult::service).distinct().sorted().toList();
     int numbers = (int) results.stream().filter(r -> r.order() == null).count();
+    PlanWriter writer = PlanWriter.of(results.size(), setWriter, rowWriter);
     RecordingPlan plan = new RecordingPlan(lock.lock(connection, services, numbers));
     results.forEach(plan::add);
     List<String> opening = plan.opening();

@@ -61,9 +61,8 @@ final class StateLock {
   // locked row, so they are those of the moment the transaction holds all its services: both
   // increase in commit order per service. The thresholds come from the statement's snapshot of
   // targets: a concurrent threshold change applies from the next result on.
-  private static final String LOCK =
+  private static final String LOCKED_COLUMNS =
       """
-      with locked as materialized (
           select a.service, a.consecutive_failures, a.consecutive_successes,
                  a.failures_before_successes, a.open_incident_id, a.last_result_seq,
                  a.last_pushed_started_at, a.last_error, t.failure_threshold, t.recovery_threshold,
@@ -71,6 +70,12 @@ final class StateLock {
                  3 * t.interval_ms + t.timeout_ms as stale_after_ms
             from alert_state a
             join targets t on t.name = a.service
+      """;
+
+  private static final String LOCK =
+      """
+      with locked as materialized (
+      %s
            where a.service = any(?::text[])
            order by a.service collate "C"
              for update of a
@@ -81,7 +86,23 @@ final class StateLock {
             from (select count(*) as locked from locked) n
       )
       select locked.*, held.now, held.orders from locked cross join held
-      """;
+      """
+          .formatted(LOCKED_COLUMNS);
+
+  // The same for one service and at most one number, with scalar parameters (a single result's
+  // lock): the outer select runs once the materialized CTE holds the row.
+  private static final String LOCK_ONE =
+      """
+      with locked as materialized (
+      %s
+           where a.service = ?
+             for update of a
+      )
+      select locked.*, clock_timestamp() as now,
+             case when ? then array[nextval('result_order')] else array[]::bigint[] end as orders
+        from locked
+      """
+          .formatted(LOCKED_COLUMNS);
 
   /**
    * Locks the rows of {@code services} and takes {@code numbers} new result numbers. The caller's
@@ -91,9 +112,15 @@ final class StateLock {
     Map<String, Row> rows = HashMap.newHashMap(services.size());
     Instant now = null;
     long[] orders = new long[0];
-    try (PreparedStatement statement = connection.prepareStatement(LOCK)) {
-      statement.setArray(1, connection.createArrayOf("text", services.toArray()));
-      statement.setInt(2, numbers);
+    boolean one = services.size() == 1 && numbers <= 1;
+    try (PreparedStatement statement = connection.prepareStatement(one ? LOCK_ONE : LOCK)) {
+      if (one) {
+        statement.setString(1, services.getFirst());
+        statement.setBoolean(2, numbers == 1);
+      } else {
+        statement.setArray(1, connection.createArrayOf("text", services.toArray()));
+        statement.setInt(2, numbers);
+      }
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
           if (now == null) {
