@@ -212,13 +212,14 @@ final class TestStack implements AutoCloseable {
                 + "'"));
   }
 
+  /** Attempts of the event's receipt for {@code channel}; 0 while intake has not stored it yet. */
   long attempts(AlertEvent event, String channel) {
     return count(
-        "select attempts from notifier_receipt where event_id = '"
+        "select coalesce((select attempts from notifier_receipt where event_id = '"
             + event.eventId()
             + "' and channel = '"
             + channel
-            + "'");
+            + "'), 0)");
   }
 
   /**
