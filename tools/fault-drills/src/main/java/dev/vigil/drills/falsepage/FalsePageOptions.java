@@ -49,14 +49,16 @@ public record FalsePageOptions(
     if (outages < 0) {
       throw new IllegalArgumentException("outages must be >= 0, was " + outages);
     }
-    if (duration.compareTo(outageLength().multipliedBy(Math.max(1, outages) + 1L)) < 0) {
+    // The fields are not assigned yet in a compact constructor: outageLength() from the parameters.
+    Duration outage = interval.multipliedBy(failureThreshold + 4L);
+    if (duration.compareTo(outage.multipliedBy(Math.max(1, outages) + 1L)) < 0) {
       throw new IllegalArgumentException(
           "duration "
               + duration
               + " is too short for "
               + outages
               + " outages of "
-              + outageLength()
+              + outage
               + " each");
     }
   }
@@ -85,7 +87,7 @@ public record FalsePageOptions(
    * incident to be announced, with a margin for a loaded machine.
    */
   public Duration outageLength() {
-    return interval.multipliedBy(failureThreshold + 4L);
+    return interval.multipliedBy(failureThreshold + 4L); // as checked in the constructor
   }
 
   /**
