@@ -88,13 +88,14 @@ public final class FalsePageReport {
         " — pass is exactly %d FAILED and %d RECOVERED at the receiver, 0 false pages, 0 missed.\n\n"
             .formatted(o.outages(), o.outages()));
     md.append(
-        "Faults: %d cuts, %d blips, %d kills (kill -9), %d outages; the target server answered %d probes.\n\n"
+        "Faults: %d cuts, %d blips, %d kills (kill -9), %d outages; the target server answered %d probes. Counted: the events committed after the faults began; %d events of the start-up before them are not part of the verdict.\n\n"
             .formatted(
                 result.count("cut"),
                 result.count("blip"),
                 result.count("kill"),
                 result.count("outage"),
-                result.probes()));
+                result.probes(),
+                result.startupEvents()));
     md.append("| # | fault | at s | length ms | exit |\n|---:|---|---:|---:|---:|\n");
     int n = 1;
     for (FalsePageResult.Executed f : result.faults()) {

@@ -13,6 +13,8 @@ import java.util.List;
  *     the receiver would point at delivery rather than at the decision)
  * @param faults every fault as executed, in order
  * @param probes requests the target server answered
+ * @param startupEvents events the monitors committed before the faults began (start-up on a loaded
+ *     machine can time probes out); not part of the verdict
  * @param durationMs from the first fault to the end of the settle wait
  * @param error why the drill could not complete, or null
  */
@@ -23,6 +25,7 @@ public record FalsePageResult(
     PageCount atOutbox,
     List<Executed> faults,
     long probes,
+    long startupEvents,
     long durationMs,
     String error) {
 
