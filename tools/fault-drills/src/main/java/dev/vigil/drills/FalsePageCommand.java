@@ -31,9 +31,9 @@ import picocli.CommandLine.Spec;
         "Targets probed from three locations through cuttable paths; random single-location cuts,"
             + " blips and monitor kills, real outages scripted in; pages counted at the receiver.")
 final class FalsePageCommand implements Callable<Integer> {
-  /** The documented command, from the repository root (after a package build). */
+  /** The drill jar, from the repository root (after a package build); the arguments follow. */
   static final String COMMAND =
-      "bin/java -jar tools/fault-drills/target/fault-drills-0.1.0-SNAPSHOT.jar false-page";
+      "bin/java -jar tools/fault-drills/target/fault-drills-0.1.0-SNAPSHOT.jar";
 
   @Spec private CommandSpec spec;
 
