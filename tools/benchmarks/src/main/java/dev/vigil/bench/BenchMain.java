@@ -75,6 +75,8 @@ public final class BenchMain {
     m.put(Cases.RECORDER, "dev.vigil.bench.recorder.RecorderSuite");
     m.put(Cases.PROBING, "dev.vigil.bench.probing.ProbingSuite");
     m.put(Cases.PROBING_MIXED, "dev.vigil.bench.probing.MixedProbingSuite");
+    m.put(Cases.PROBING_LOCATIONS, "dev.vigil.bench.probing.LocationsProbingSuite");
+    m.put(Cases.DETECT, "dev.vigil.bench.probing.DetectSuite");
     m.put(Cases.E2E, "dev.vigil.bench.delivery.EndToEndSuite");
     m.put(Cases.NOTIFIER, "dev.vigil.bench.delivery.NotifierSuite");
     m.put(Cases.DEBEZIUM_SERVER, "dev.vigil.bench.dbzserver.DebeziumServerSuite");

@@ -38,6 +38,8 @@ public record BenchOptions(
           "recorder",
           "probing",
           "probing-mixed",
+          "probing-locations",
+          "detect",
           "e2e",
           "notifier",
           "debezium-server",

@@ -25,6 +25,8 @@ public final class Cases {
   public static final String PROBING_CASE = "10000 targets every 10 s";
   public static final String PROBING_MIXED = "probing-mixed";
   public static final String PROBING_MIXED_CASE = "mixed http+body / tcp / dns every 10 s";
+  public static final String PROBING_LOCATIONS = "probing-locations";
+  public static final String DETECT = "detect";
   public static final String E2E = "e2e";
   public static final String E2E_CASE = "FAILED @1000/s";
   public static final String NOTIFIER = "notifier";
@@ -69,6 +71,20 @@ public final class Cases {
   /** Name of a recorder case that records {@code batch} results per transaction. */
   public static String recorderBatched(int connections, int services, int batch) {
     return "recorder batched " + batch + ", " + connections + " conn, " + services + " services";
+  }
+
+  /** Name of a probing case: {@code targets} probed from {@code locations} places each. */
+  public static String probingLocations(int locations, int targets) {
+    return targets
+        + " targets every 10 s, "
+        + locations
+        + (locations == 1 ? " location" : " locations");
+  }
+
+  /** Name of a time-to-detect case, with or without a retry interval of 2 s. */
+  public static String detect(boolean retryInterval) {
+    return "failure → FAILED, interval 10 s, threshold 3"
+        + (retryInterval ? ", retryInterval 2 s" : "");
   }
 
   /** Name of a plain-insert case. */

@@ -38,13 +38,16 @@ import picocli.CommandLine.Spec;
  *                             replaces those drills' rows and keeps the others'
  * </pre>
  *
- * Exit code 0 when every drill passed, 1 otherwise, 2 for an unknown option, an unknown drill or a
- * missing value.
+ * The false-page drill is a subcommand with its own stack and options: {@code false-page --help}.
+ *
+ * <p>Exit code 0 when every drill passed, 1 otherwise, 2 for an unknown option, an unknown drill or
+ * a missing value.
  */
 @Command(
     name = "fault-drills",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    subcommands = FalsePageCommand.class,
     description = "Kills and restarts Vigil's processes under load and reconciles what arrived.")
 public final class DrillMain implements Callable<Integer> {
   /** The documented command that reproduces the full drill from the repository root. */

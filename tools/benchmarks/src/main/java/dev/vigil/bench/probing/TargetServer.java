@@ -11,13 +11,15 @@ import java.util.concurrent.Executors;
 
 /**
  * The probed services: one local HTTP server answering 200 on {@code /t/<index>} (with {@code
- * body}, or none) and recording, per target, when each request arrived (epoch µs).
+ * body}, or none; 503 once {@link #failAll()} was called) and recording, per target, when each
+ * request arrived (epoch µs).
  */
 final class TargetServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final long[][] arrivals;
   private final int[] counts;
+  private volatile boolean failing;
 
   TargetServer(int targets) {
     this(targets, null);
@@ -39,7 +41,9 @@ final class TargetServer implements AutoCloseable {
           String path = exchange.getRequestURI().getPath();
           record(Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)), at);
           exchange.getRequestBody().readAllBytes();
-          if (bytes == null) {
+          if (failing) {
+            exchange.sendResponseHeaders(503, -1);
+          } else if (bytes == null) {
             exchange.sendResponseHeaders(200, -1);
           } else {
             exchange.sendResponseHeaders(200, bytes.length);
@@ -57,6 +61,11 @@ final class TargetServer implements AutoCloseable {
       arrivals[target] = a = Arrays.copyOf(a, a.length * 2);
     }
     a[counts[target]++] = at;
+  }
+
+  /** From now on every target answers 503 (the detection benchmark's failure). */
+  void failAll() {
+    failing = true;
   }
 
   String url(int target) {

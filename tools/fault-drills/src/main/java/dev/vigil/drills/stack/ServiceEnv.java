@@ -82,6 +82,23 @@ final class ServiceEnv {
     return env;
   }
 
+  /**
+   * A probing monitor of {@code location}: the scheduler on, short leases (5 s: long enough for a
+   * recording on a loaded machine) so a restarted instance picks its location's targets up again
+   * within seconds, a small pool (three of them share the drill's PostgreSQL with the other
+   * processes).
+   */
+  static Map<String, String> locatedMonitor(Infra infra, int httpPort, String location) {
+    Map<String, String> env = monitor(infra, httpPort);
+    env.put("VIGIL_MONITOR_SCHEDULER_ENABLED", "true");
+    env.put("VIGIL_MONITOR_LOCATION", location);
+    env.put("VIGIL_INSTANCE_ID", "monitor-" + location);
+    env.put("VIGIL_MONITOR_LEASE", "5s");
+    env.put("VIGIL_MONITOR_CLAIM_POLL_INTERVAL", "100ms");
+    env.put("VIGIL_DB_POOL_SIZE", "4");
+    return env;
+  }
+
   static Map<String, String> receiver(Infra infra, StackOptions options, int httpPort) {
     Map<String, String> env = database(infra, Infra.RECEIVER_DB);
     env.put("VIGIL_HTTP_PORT", String.valueOf(httpPort));

@@ -44,6 +44,7 @@ public final class Stack implements AutoCloseable {
   private final List<ServiceProcess> notifiers = new ArrayList<>();
   private ServiceProcess receiver;
   private ServiceProcess monitor;
+  private final List<ServiceProcess> locatedMonitors = new ArrayList<>();
   private ConnectWorker connectWorker;
 
   private final Thread killOnExit = new Thread(this::killAll, "drill-stack-kill-on-exit");
@@ -158,6 +159,28 @@ public final class Stack implements AutoCloseable {
   }
 
   /**
+   * Adds and starts a probing monitor of {@code location} (named {@code monitor-<location>}), with
+   * {@code jvmOptions} on top of the stack's (e.g. a hosts file of its own), without waiting for
+   * it.
+   */
+  public synchronized ServiceProcess addLocatedMonitor(String location, List<String> jvmOptions) {
+    int port = FreePorts.pick();
+    List<String> options = new ArrayList<>(this.options.jvmOptions());
+    options.addAll(jvmOptions);
+    ServiceProcess located =
+        new ServiceProcess(
+            "monitor-" + location,
+            ServiceEnv.MONITOR_MAIN,
+            ServiceEnv.locatedMonitor(infra, port, location),
+            port,
+            this.options.logDir(),
+            options);
+    locatedMonitors.add(located);
+    located.start();
+    return located;
+  }
+
+  /**
    * Deletes the relays' stored offsets with a tombstone on their offsets topic: the way out the
    * relay names when it refuses to start on a database behind them (exactly-once). A relay started
    * afterwards resumes from the replication slot's own position.
@@ -220,7 +243,9 @@ public final class Stack implements AutoCloseable {
     return connectWorker;
   }
 
-  /** Every process the stack has created: receiver, relays, notifiers, the Connect worker. */
+  /**
+   * Every process the stack has created: receiver, relays, notifiers, monitors, the Connect worker.
+   */
   public synchronized List<ServiceProcess> processes() {
     List<ServiceProcess> all = new ArrayList<>();
     if (receiver != null) {
@@ -232,6 +257,7 @@ public final class Stack implements AutoCloseable {
     if (monitor != null) {
       all.add(monitor);
     }
+    all.addAll(locatedMonitors);
     if (connectWorker != null) {
       all.add(connectWorker.process());
     }
@@ -339,7 +365,8 @@ public final class Stack implements AutoCloseable {
     } catch (IllegalStateException e) {
       LOG.debug("JVM already shutting down; the hook kills the processes");
     }
-    List<ServiceProcess> all = new ArrayList<>(notifiers);
+    List<ServiceProcess> all = new ArrayList<>(locatedMonitors);
+    all.addAll(notifiers);
     if (monitor != null) {
       all.add(monitor);
     }
