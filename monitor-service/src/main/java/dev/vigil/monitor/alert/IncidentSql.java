@@ -30,7 +30,8 @@ final class IncidentSql {
           OutboxContract.COLUMN_PAYLOAD,
           OutboxContract.COLUMN_INCIDENT_ID,
           OutboxContract.COLUMN_SCHEMA_VERSION,
-          OutboxContract.COLUMN_CREATED_AT);
+          OutboxContract.COLUMN_CREATED_AT,
+          OutboxContract.COLUMN_TRACEPARENT);
 
   /** Resets the counters and forgets the incident (it was closed without a recovery). */
   void resetState(Connection connection, String service, Instant now) throws SQLException {
@@ -83,7 +84,7 @@ final class IncidentSql {
                 + OutboxContract.TABLE
                 + " ("
                 + OUTBOX_COLUMNS
-                + ") values (?, ?, ?, ?, ?::jsonb, ?, ?, ?)")) {
+                + ") values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)")) {
       statement.setObject(1, event.eventId());
       statement.setString(2, OutboxContract.AGGREGATE_TYPE);
       statement.setString(3, event.service());
@@ -92,6 +93,8 @@ final class IncidentSql {
       statement.setObject(6, event.incidentId());
       statement.setInt(7, event.schemaVersion());
       statement.setTimestamp(8, Timestamp.from(event.occurredAt()));
+      // Written without a result (deferred FAILED, reminder, closed by hand): no probe's trace.
+      statement.setString(9, null);
       statement.executeUpdate();
     }
   }
