@@ -1,11 +1,13 @@
 package dev.vigil.notifier.delivery;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.notifier.channel.ChannelRoutes;
 import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,13 +49,24 @@ public final class Delivery implements AutoCloseable {
    */
   public Delivery(
       Database database, ChannelRoutes channels, DeliveryOptions options, MeterRegistry registry) {
+    this(database, channels, options, registry, Tracing.of(OpenTelemetry.noop()));
+  }
+
+  /** As above, each delivery attempt in a span of {@code tracing}'s (see {@link WebhookSender}). */
+  public Delivery(
+      Database database,
+      ChannelRoutes channels,
+      DeliveryOptions options,
+      MeterRegistry registry,
+      Tracing tracing) {
     this.store = new DeliveryStore(database, channels.names(), channels.limits());
     this.sender =
         new WebhookSender(
             channels.channels(),
             options.connectTimeout(),
             options.readTimeout(),
-            options.workers() * options.batchSize());
+            options.workers() * options.batchSize(),
+            tracing);
     DeliveryMetrics metrics = new DeliveryMetrics(registry, channels.names());
     for (int i = 0; i < options.workers(); i++) {
       DeliveryWorker worker = new DeliveryWorker(store, sender, metrics, options);
