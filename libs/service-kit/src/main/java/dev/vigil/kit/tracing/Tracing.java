@@ -9,7 +9,10 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.ReadWriteSpan;
+import io.opentelemetry.sdk.trace.ReadableSpan;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import java.time.Duration;
 import java.util.Optional;
@@ -64,6 +67,10 @@ public final class Tracing implements AutoCloseable {
                       .build())
               .build());
       LOG.info("tracing exports spans over OTLP service={} endpoint={}", serviceName, endpoint);
+    } else {
+      // Without any processor the SDK only propagates its parent's context (no span id of its own),
+      // so a delivery would send the probe's traceparent instead of a child's.
+      provider.addSpanProcessor(new ContextOnly());
     }
     SdkTracerProvider built = provider.build();
     return new Tracing(OpenTelemetrySdk.builder().setTracerProvider(built).build(), built);
@@ -99,6 +106,25 @@ public final class Tracing implements AutoCloseable {
   public void close() {
     if (owned != null) {
       owned.shutdown().join(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Keeps spans real (ids of their own) when nothing exports them; does nothing with them. */
+  private static final class ContextOnly implements SpanProcessor {
+    @Override
+    public void onStart(Context parentContext, ReadWriteSpan span) {}
+
+    @Override
+    public boolean isStartRequired() {
+      return false;
+    }
+
+    @Override
+    public void onEnd(ReadableSpan span) {}
+
+    @Override
+    public boolean isEndRequired() {
+      return false;
     }
   }
 }
