@@ -40,7 +40,12 @@ class TracingTest {
     try (Tracing tracing =
         Tracing.start(
             "test",
-            config(Map.of("VIGIL_TRACING_OTLP_ENDPOINT", "http://127.0.0.1:1/v1/traces")))) {
+            config(
+                Map.of(
+                    "VIGIL_TRACING_OTLP_ENDPOINT",
+                    "http://127.0.0.1:1/v1/traces",
+                    "VIGIL_TRACING_OTLP_TIMEOUT_SECONDS",
+                    "1")))) {
       Span span = tracing.tracer().spanBuilder("exported").startSpan();
       assertThat(Tracing.traceParent(span)).isPresent();
       span.end();
