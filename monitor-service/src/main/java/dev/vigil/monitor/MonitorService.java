@@ -200,7 +200,8 @@ public final class MonitorService implements AutoCloseable {
       retention.start();
       parts.add(retention);
       parts.add(
-          new Announcer(pool, config.get(ANNOUNCE_INTERVAL), 500, metrics.registry()).start());
+          new Announcer(pool, config.get(ANNOUNCE_INTERVAL), 500, metrics.registry(), tracing)
+              .start());
       parts.add(new UptimeRollup(pool, config.get(STATUS_ROLLUP_INTERVAL)).start());
       startClock.step("jobs");
       StatusPage statusPage =

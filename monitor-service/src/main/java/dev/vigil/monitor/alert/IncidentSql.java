@@ -3,6 +3,7 @@ package dev.vigil.monitor.alert;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.OutboxContract;
+import dev.vigil.kit.tracing.TraceParent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -77,7 +78,11 @@ final class IncidentSql {
     }
   }
 
-  void insertOutbox(Connection connection, AlertEvent event) throws SQLException {
+  /**
+   * @param trace the span that wrote the event (the announcer's), or null: the row's traceparent
+   */
+  void insertOutbox(Connection connection, AlertEvent event, TraceParent trace)
+      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "insert into "
@@ -93,8 +98,7 @@ final class IncidentSql {
       statement.setObject(6, event.incidentId());
       statement.setInt(7, event.schemaVersion());
       statement.setTimestamp(8, Timestamp.from(event.occurredAt()));
-      // Written without a result (deferred FAILED, reminder, closed by hand): no probe's trace.
-      statement.setString(9, null);
+      statement.setString(9, trace == null ? null : trace.toString());
       statement.executeUpdate();
     }
   }
