@@ -229,9 +229,15 @@ final class RelayFixture {
   private static final String INSERT_OUTBOX =
       """
       insert into outbox (id, aggregatetype, aggregateid, type, payload, incident_id,
-                          schema_version)
-      values (?, 'service', ?, ?, ?::jsonb, ?, 1)
+                          schema_version, traceparent)
+      values (?, 'service', ?, ?, ?::jsonb, ?, 1, ?)
       """;
+
+  /** The traceparent the fixture writes with {@code event}: ids taken from the event id. */
+  static String traceparent(AlertEvent event) {
+    String hex = event.eventId().toString().replace("-", "");
+    return "00-" + hex + "-" + hex.substring(16) + "-01";
+  }
 
   private static void bind(PreparedStatement insert, AlertEvent event) throws SQLException {
     insert.setObject(1, event.eventId());
@@ -239,5 +245,6 @@ final class RelayFixture {
     insert.setString(3, event.kind().name());
     insert.setString(4, AlertEventJson.write(event));
     insert.setObject(5, event.incidentId());
+    insert.setString(6, traceparent(event));
   }
 }

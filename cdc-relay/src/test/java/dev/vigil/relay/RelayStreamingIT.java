@@ -188,6 +188,7 @@ class RelayStreamingIT {
         .containsEntry(AlertTopic.HEADER_KIND, "FAILED")
         .containsEntry(AlertTopic.HEADER_INCIDENT_ID, event.incidentId().toString())
         .containsEntry(AlertTopic.HEADER_SCHEMA_VERSION, "1")
+        .containsEntry(AlertTopic.HEADER_TRACEPARENT, RelayFixture.traceparent(event))
         // The contract's headers and nothing else (no __debezium.context.* headers).
         .containsOnlyKeys(AlertTopic.HEADERS.toArray(String[]::new));
   }

@@ -65,7 +65,8 @@ final class TopicReader implements AutoCloseable {
     for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
       Map<String, String> headers = new HashMap<>();
       for (Header h : r.headers()) {
-        headers.put(h.key(), new String(h.value(), StandardCharsets.UTF_8));
+        headers.put(
+            h.key(), h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8));
       }
       received.add(new Received(r.partition(), r.offset(), r.key(), r.value(), headers));
     }

@@ -11,6 +11,7 @@ import dev.vigil.kit.ConfigDef;
 import dev.vigil.kit.ServiceConfig;
 import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.tracing.TracingSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -138,34 +139,35 @@ public final class MonitorConfig extends ServiceConfig {
   /** Every setting of the monitor, in README order. */
   public static final ConfigDef DEFINITION =
       ConfigDef.of(
-          DB_URL,
-          DB_USER,
-          DB_PASSWORD,
-          DB_POOL_SIZE.doc("Database connections (recording, claims, API)."),
-          HTTP_PORT.doc("API port; 0 picks a free port."),
-          API_TOKEN,
-          TARGETS_FILE,
-          INSTANCE_ID,
-          LOCATION,
-          SCHEDULER_ENABLED,
-          LEASE,
-          CLAIM_BATCH,
-          CLAIM_POLL_INTERVAL,
-          MAX_IN_FLIGHT,
-          RECORD_BATCH,
-          RECORD_WORKERS,
-          HISTORY_RETENTION,
-          OUTBOX_RETENTION,
-          RETENTION_BATCH,
-          RETENTION_INTERVAL,
-          HEARTBEAT_GRACE,
-          STATUS_PAGE_ACCESS,
-          PUBLIC_DETAILS,
-          STATUS_PAGE_REFRESH,
-          STATUS_ROLLUP_INTERVAL,
-          ANNOUNCE_INTERVAL,
-          REPLAY_MAX_ROWS,
-          REPLAY_CHUNK_ROWS);
+              DB_URL,
+              DB_USER,
+              DB_PASSWORD,
+              DB_POOL_SIZE.doc("Database connections (recording, claims, API)."),
+              HTTP_PORT.doc("API port; 0 picks a free port."),
+              API_TOKEN,
+              TARGETS_FILE,
+              INSTANCE_ID,
+              LOCATION,
+              SCHEDULER_ENABLED,
+              LEASE,
+              CLAIM_BATCH,
+              CLAIM_POLL_INTERVAL,
+              MAX_IN_FLIGHT,
+              RECORD_BATCH,
+              RECORD_WORKERS,
+              HISTORY_RETENTION,
+              OUTBOX_RETENTION,
+              RETENTION_BATCH,
+              RETENTION_INTERVAL,
+              HEARTBEAT_GRACE,
+              STATUS_PAGE_ACCESS,
+              PUBLIC_DETAILS,
+              STATUS_PAGE_REFRESH,
+              STATUS_ROLLUP_INTERVAL,
+              ANNOUNCE_INTERVAL,
+              REPLAY_MAX_ROWS,
+              REPLAY_CHUNK_ROWS)
+          .with(TracingSettings::addTo);
 
   /**
    * Reads and validates every setting, once.

@@ -27,6 +27,7 @@ import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.alert.Announcer;
 import dev.vigil.monitor.alert.LocationReads;
 import dev.vigil.monitor.alert.RecordQueue;
@@ -96,11 +97,22 @@ public final class MonitorService implements AutoCloseable {
    * cut-offs). Nothing is ordered by it: results and outbox rows are ordered by the database.
    */
   public static MonitorService start(MonitorConfig config, Clock clock) {
+    return start(config, clock, null);
+  }
+
+  /**
+   * Starts with {@code tracing} (kept and closed by the caller) for the spans of probes and pushed
+   * results; null: a tracer of the service's own, from {@code VIGIL_TRACING_*}.
+   */
+  public static MonitorService start(MonitorConfig config, Clock clock, Tracing given) {
     StartClock startClock = new StartClock();
     Closer parts = new Closer("monitor");
     try {
       // Registered first, so it runs last: after every part has stopped.
       parts.add("stopped log", () -> LOG.info("monitor stopped instance={}", config.instanceId()));
+      // Closed after every part that starts spans: it exports what they ended.
+      Tracing tracing =
+          given != null ? given : parts.add("tracing", Tracing.start("vigil-monitor", config));
       List<TargetSpec> fileTargets = loadTargets(config);
       List<PrefixWindows.Entry> fileWindows = loadWindows(config);
       ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("monitor"));
@@ -162,7 +174,13 @@ public final class MonitorService implements AutoCloseable {
                 config.get(LOCATION));
         ProbeScheduler scheduler =
             new ProbeScheduler(
-                pool, recorder, recordQueue, prober, schedulerSettings, metrics.registry());
+                pool,
+                recorder,
+                recordQueue,
+                prober,
+                schedulerSettings,
+                metrics.registry(),
+                tracing);
         scheduler.start();
         parts.add(scheduler);
         MissedHeartbeats heartbeats =
@@ -182,7 +200,8 @@ public final class MonitorService implements AutoCloseable {
       retention.start();
       parts.add(retention);
       parts.add(
-          new Announcer(pool, config.get(ANNOUNCE_INTERVAL), 500, metrics.registry()).start());
+          new Announcer(pool, config.get(ANNOUNCE_INTERVAL), 500, metrics.registry(), tracing)
+              .start());
       parts.add(new UptimeRollup(pool, config.get(STATUS_ROLLUP_INTERVAL)).start());
       startClock.step("jobs");
       StatusPage statusPage =
@@ -207,7 +226,8 @@ public final class MonitorService implements AutoCloseable {
                       pool,
                       config.get(REPLAY_MAX_ROWS),
                       config.get(REPLAY_CHUNK_ROWS),
-                      metrics.registry()))
+                      metrics.registry()),
+                  tracing)
               .start(config.httpPort());
       parts.add(api);
       startClock.step("api");

@@ -13,7 +13,9 @@ import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,19 +63,40 @@ class HttpApiIT {
     Instant start =
         Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     JsonNode third = null;
+    // The pusher's trace context: an invalid one (upper-case hex) is ignored, never refused; the
+    // valid one of the push that decides FAILED is continued by the span written with the event.
+    String pusherTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    String[] traceparents = {
+      "00-" + pusherTrace.toUpperCase() + "-00f067aa0ba902b7-01",
+      null,
+      "00-" + pusherTrace + "-00f067aa0ba902b7-01"
+    };
     for (int i = 0; i < 3; i++) {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(
+                  URI.create(
+                      "http://127.0.0.1:" + service.httpPort() + "/api/services/batch/results"))
+              .header("Authorization", "Bearer " + TOKEN)
+              .POST(
+                  HttpRequest.BodyPublishers.ofString(
+                      "{\"status\":\"DOWN\",\"error\":\"exit 1\",\"startedAt\":\""
+                          + start.plusSeconds(i)
+                          + "\"}"));
+      if (traceparents[i] != null) {
+        request.header("traceparent", traceparents[i]);
+      }
       HttpResponse<String> response =
-          send(
-              "POST",
-              "/api/services/batch/results",
-              "{\"status\":\"DOWN\",\"error\":\"exit 1\",\"startedAt\":\""
-                  + start.plusSeconds(i)
-                  + "\"}",
-              TOKEN);
-      assertThat(response.statusCode()).isEqualTo(200);
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
       third = JSON.readTree(response.body());
     }
     assertThat(third.at("/event/kind").asText()).isEqualTo("FAILED");
+    String written =
+        Tables.text(db.dataSource(), "select traceparent from outbox where aggregateid = 'batch'");
+    assertThat(written)
+        .startsWith("00-" + pusherTrace + "-")
+        .doesNotContain("00f067aa0ba902b7")
+        .endsWith("-01");
 
     JsonNode services = get("/api/services");
     assertThat(services.at("/services/0/service").asText()).isEqualTo("batch");

@@ -66,4 +66,16 @@ public final class Tables {
       throw new AssertionError(e);
     }
   }
+
+  /** The first column of the first row as text (null for SQL null). */
+  public static String text(DataSource dataSource, String sql) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
 }

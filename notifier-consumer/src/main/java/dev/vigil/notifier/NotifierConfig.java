@@ -17,6 +17,7 @@ import dev.vigil.kit.Setting;
 import dev.vigil.kit.Settings;
 import dev.vigil.kit.kafka.KafkaClientProperties;
 import dev.vigil.kit.kafka.KafkaSettings;
+import dev.vigil.kit.tracing.TracingSettings;
 import dev.vigil.notifier.channel.ChannelRoutes;
 import dev.vigil.notifier.channel.ChannelRoutesFile;
 import dev.vigil.notifier.channel.PublicLinks;
@@ -171,7 +172,8 @@ public final class NotifierConfig extends ServiceConfig {
           .rule(
               BACKOFF_MAX + " must be >= " + BACKOFF_INITIAL,
               v -> v.get(BACKOFF_MAX).compareTo(v.get(BACKOFF_INITIAL)) >= 0)
-          .with(KafkaSettings::addTo);
+          .with(KafkaSettings::addTo)
+          .with(TracingSettings::addTo);
 
   private final WebhookRoutes routes;
   private final ChannelRoutes channels;

@@ -21,6 +21,7 @@ import dev.vigil.kit.db.Database;
 import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.kit.lifecycle.StartClock;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.notifier.api.ChannelViews;
 import dev.vigil.notifier.api.HttpApi;
 import dev.vigil.notifier.delivery.Delivery;
@@ -54,11 +55,22 @@ public final class NotifierService implements AutoCloseable {
 
   /** Builds and starts every part; on failure, closes what was started and rethrows. */
   public static NotifierService start(NotifierConfig config) {
+    return start(config, null);
+  }
+
+  /**
+   * Starts with {@code given} (kept and closed by the caller) for the spans of deliveries; null: a
+   * tracer of the service's own, from {@code VIGIL_TRACING_*}.
+   */
+  public static NotifierService start(NotifierConfig config, Tracing given) {
     StartClock startClock = new StartClock();
     Closer parts = new Closer("notifier");
     try {
       // Registered first, so it runs last: after every part has stopped.
       parts.add("stopped log", () -> LOG.info("notifier stopped"));
+      // Closed after delivery: it exports the spans delivery ended.
+      Tracing tracing =
+          given != null ? given : parts.add("tracing", Tracing.start("vigil-notifier", config));
       ServiceMetrics metrics = parts.add("metrics", ServiceMetrics.create("notifier"));
       MeterRegistry registry = metrics.registry();
       Database database =
@@ -99,7 +111,8 @@ public final class NotifierService implements AutoCloseable {
                   .backoff(config.get(BACKOFF_INITIAL), config.get(BACKOFF_MAX))
                   .retryAfterMax(config.get(RETRY_AFTER_MAX))
                   .build(),
-              registry);
+              registry,
+              tracing);
       delivery.start();
       parts.add(delivery);
       startClock.step("delivery");

@@ -10,8 +10,8 @@ import java.util.Map;
  * The Outbox EventRouter settings that turn an outbox row into a record of the topic contract (key
  * = service, value = the payload as it is, headers {@code id}, {@code kind}, {@code incident_id},
  * {@code schema_version} and the CloudEvents binary-mode headers {@code ce_*}, {@code
- * content-type}). Written once here for the relay's engine and for anything else that must route
- * the outbox the same way (the benchmark's stock Debezium Server).
+ * content-type}, the W3C {@code traceparent}). Written once here for the relay's engine and for
+ * anything else that must route the outbox the same way (the benchmark's stock Debezium Server).
  */
 public final class OutboxRouting {
   /** The transform's name: its settings are {@code transforms.outbox.<key>}. */
@@ -49,7 +49,8 @@ public final class OutboxRouting {
         header(OutboxContract.COLUMN_CE_TYPE, AlertTopic.HEADER_CE_TYPE),
         header(OutboxContract.COLUMN_CE_TIME, AlertTopic.HEADER_CE_TIME),
         header(OutboxContract.COLUMN_AGGREGATE_ID, AlertTopic.HEADER_CE_SUBJECT),
-        header(OutboxContract.COLUMN_CONTENT_TYPE, AlertTopic.HEADER_CONTENT_TYPE));
+        header(OutboxContract.COLUMN_CONTENT_TYPE, AlertTopic.HEADER_CONTENT_TYPE),
+        header(OutboxContract.COLUMN_TRACEPARENT, AlertTopic.HEADER_TRACEPARENT));
   }
 
   private static String header(String column, String name) {

@@ -100,7 +100,7 @@ class EnginePropertiesTest {
             "type:header:kind,incident_id:header:incident_id,schema_version:header:schema_version,"
                 + "ce_specversion:header:ce_specversion,id:header:ce_id,ce_source:header:ce_source,"
                 + "ce_type:header:ce_type,ce_time:header:ce_time,aggregateid:header:ce_subject,"
-                + "content_type:header:content-type")
+                + "content_type:header:content-type,traceparent:header:traceparent")
         .containsEntry("predicates.isOutbox.type", OutboxTopicPredicate.class.getName())
         .containsEntry("predicates.isOutbox.topic", "vigil_relay.public.outbox");
   }

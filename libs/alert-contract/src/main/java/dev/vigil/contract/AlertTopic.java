@@ -49,6 +49,13 @@ public final class AlertTopic {
   /** CloudEvents' datacontenttype in binary mode: {@code application/json}. */
   public static final String HEADER_CONTENT_TYPE = "content-type";
 
+  /**
+   * W3C Trace Context: the {@code traceparent} of the span that decided the event (the monitor's
+   * probe or pushed result), so a consumer continues the trace. Null on a row written without one
+   * (written by hand, or before the upgrade that added it: monitor migration V12).
+   */
+  public static final String HEADER_TRACEPARENT = "traceparent";
+
   /** The value of {@link #HEADER_CE_SOURCE} on every event. */
   public static final String CE_SOURCE = "/vigil/monitor";
 
@@ -70,7 +77,8 @@ public final class AlertTopic {
           HEADER_CE_TYPE,
           HEADER_CE_TIME,
           HEADER_CE_SUBJECT,
-          HEADER_CONTENT_TYPE);
+          HEADER_CONTENT_TYPE,
+          HEADER_TRACEPARENT);
 
   /**
    * The CloudEvents type of a kind.

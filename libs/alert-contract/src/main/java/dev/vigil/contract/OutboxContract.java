@@ -39,6 +39,12 @@ public final class OutboxContract {
   public static final String COLUMN_CONTENT_TYPE = "content_type";
 
   /**
+   * W3C {@code traceparent} of the span that wrote the row (Debezium's {@code tracingspancontext}
+   * idea, as a plain column): placed as the {@code traceparent} record header. Null when unknown.
+   */
+  public static final String COLUMN_TRACEPARENT = "traceparent";
+
+  /**
    * Insertion number ({@code generated always as identity}). The monitor inserts a service's rows
    * while holding that service's lock, so one service's rows are numbered in commit order; a
    * snapshot reads {@code order by seq}. Never a host's clock.

@@ -3,9 +3,13 @@ package dev.vigil.monitor.alert;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.PeriodicTask;
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.quiet.QuietRules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -74,9 +78,24 @@ public final class Announcer implements AutoCloseable {
   private final int batch;
   private final Counter failedRows;
   private final Counter reminderRows;
+  private final Tracer tracer;
   private PeriodicTask timer;
 
   public Announcer(DataSource dataSource, Duration interval, int batch, MeterRegistry registry) {
+    this(dataSource, interval, batch, registry, Tracing.of(OpenTelemetry.noop()));
+  }
+
+  /**
+   * @param tracing where the span of each event written is started (a new trace: no result decided
+   *     it), whose traceparent is written with the outbox row
+   */
+  public Announcer(
+      DataSource dataSource,
+      Duration interval,
+      int batch,
+      MeterRegistry registry,
+      Tracing tracing) {
+    this.tracer = tracing.tracer();
     this.dataSource = dataSource;
     this.interval = interval;
     this.batch = batch;
@@ -180,7 +199,18 @@ public final class Announcer implements AutoCloseable {
           event = event.withLocations(verdicts);
         }
         markAnnounced(connection, incident, now, !announced);
-        sql.insertOutbox(connection, event);
+        Span span =
+            tracer
+                .spanBuilder("announce")
+                .setNoParent()
+                .setAttribute("vigil.service", service)
+                .setAttribute("vigil.kind", event.kind().name())
+                .startSpan();
+        try {
+          sql.insertOutbox(connection, event, Tracing.traceParent(span).orElse(null));
+        } finally {
+          span.end();
+        }
         return event;
       }
     }

@@ -59,7 +59,8 @@ public final class IncidentCloser {
                 locked.lastError(),
                 closed.openedAt())
             .withResolution(resolution);
-    sql.insertOutbox(connection, event);
+    // Closed without a result (disabled or deleted target): no span decided it.
+    sql.insertOutbox(connection, event, null);
     return Optional.of(event);
   }
 }

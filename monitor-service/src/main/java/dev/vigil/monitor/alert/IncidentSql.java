@@ -3,6 +3,7 @@ package dev.vigil.monitor.alert;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.OutboxContract;
+import dev.vigil.kit.tracing.TraceParent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +31,8 @@ final class IncidentSql {
           OutboxContract.COLUMN_PAYLOAD,
           OutboxContract.COLUMN_INCIDENT_ID,
           OutboxContract.COLUMN_SCHEMA_VERSION,
-          OutboxContract.COLUMN_CREATED_AT);
+          OutboxContract.COLUMN_CREATED_AT,
+          OutboxContract.COLUMN_TRACEPARENT);
 
   /** Resets the counters and forgets the incident (it was closed without a recovery). */
   void resetState(Connection connection, String service, Instant now) throws SQLException {
@@ -76,14 +78,18 @@ final class IncidentSql {
     }
   }
 
-  void insertOutbox(Connection connection, AlertEvent event) throws SQLException {
+  /**
+   * @param trace the span that wrote the event (the announcer's), or null: the row's traceparent
+   */
+  void insertOutbox(Connection connection, AlertEvent event, TraceParent trace)
+      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "insert into "
                 + OutboxContract.TABLE
                 + " ("
                 + OUTBOX_COLUMNS
-                + ") values (?, ?, ?, ?, ?::jsonb, ?, ?, ?)")) {
+                + ") values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)")) {
       statement.setObject(1, event.eventId());
       statement.setString(2, OutboxContract.AGGREGATE_TYPE);
       statement.setString(3, event.service());
@@ -92,6 +98,7 @@ final class IncidentSql {
       statement.setObject(6, event.incidentId());
       statement.setInt(7, event.schemaVersion());
       statement.setTimestamp(8, Timestamp.from(event.occurredAt()));
+      statement.setString(9, trace == null ? null : trace.toString());
       statement.executeUpdate();
     }
   }

@@ -2,6 +2,7 @@ package dev.vigil.monitor.alert;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.ServiceNames;
+import dev.vigil.kit.tracing.TraceParent;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
@@ -29,6 +30,8 @@ import java.util.Objects;
  * @param location the location the result comes from, for a target probed from several locations
  *     (its probe ran on an instance of that location, or a checker pushed it naming it); null for a
  *     target probed from one place
+ * @param trace the traceparent of the span that produced the result (the probe's, or the push's),
+ *     written with the outbox row of an event the result decides; null when not traced
  */
 public record ProbeResult(
     String service,
@@ -39,7 +42,22 @@ public record ProbeResult(
     String error,
     ResultSource source,
     Long order,
-    String location) {
+    String location,
+    TraceParent trace) {
+
+  /** A result without trace context. */
+  public ProbeResult(
+      String service,
+      ProbeStatus status,
+      Instant startedAt,
+      Long latencyMs,
+      Integer httpStatus,
+      String error,
+      ResultSource source,
+      Long order,
+      String location) {
+    this(service, status, startedAt, latencyMs, httpStatus, error, source, order, location, null);
+  }
 
   /** A result of a target probed from one place. */
   public ProbeResult(
@@ -74,13 +92,37 @@ public record ProbeResult(
   /** This result, ordered by the number its claim took from {@code result_order}. */
   public ProbeResult withOrder(long claimOrder) {
     return new ProbeResult(
-        service, status, startedAt, latencyMs, httpStatus, error, source, claimOrder, location);
+        service,
+        status,
+        startedAt,
+        latencyMs,
+        httpStatus,
+        error,
+        source,
+        claimOrder,
+        location,
+        trace);
   }
 
   /** This result, from {@code from} (null: a target probed from one place). */
   public ProbeResult at(String from) {
     return new ProbeResult(
-        service, status, startedAt, latencyMs, httpStatus, error, source, order, from);
+        service, status, startedAt, latencyMs, httpStatus, error, source, order, from, trace);
+  }
+
+  /** This result, produced under the span {@code traceParent} names (null: not traced). */
+  public ProbeResult tracedBy(TraceParent traceParent) {
+    return new ProbeResult(
+        service,
+        status,
+        startedAt,
+        latencyMs,
+        httpStatus,
+        error,
+        source,
+        order,
+        location,
+        traceParent);
   }
 
   /** An UP result of a scheduled probe (numbered when recorded). */

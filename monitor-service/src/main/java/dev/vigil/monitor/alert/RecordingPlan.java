@@ -41,6 +41,7 @@ final class RecordingPlan {
   private final List<Accepted> accepted = new ArrayList<>();
   private final List<Recorder.Recorded> recorded = new ArrayList<>();
   private final List<AlertEvent> events = new ArrayList<>();
+  private final List<String> eventTraces = new ArrayList<>();
   private int nextOrder;
 
   RecordingPlan(StateLock.Held held) {
@@ -198,6 +199,7 @@ final class RecordingPlan {
       }
       if (event != null) {
         events.add(event);
+        eventTraces.add(a.result().trace() == null ? null : a.result().trace().toString());
       }
       recorded.set(
           a.index(), new Recorder.Recorded(a.result(), RecordOutcome.accepted(next, event), null));
@@ -247,6 +249,11 @@ final class RecordingPlan {
   /** The events, in the order of the results that wrote them. */
   List<AlertEvent> events() {
     return events;
+  }
+
+  /** The traceparent of each of {@link #events} (null where its result was not traced). */
+  List<String> eventTraces() {
+    return eventTraces;
   }
 
   /** One entry per result, in the order they were added. */

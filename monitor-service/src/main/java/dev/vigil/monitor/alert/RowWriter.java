@@ -78,7 +78,7 @@ final class RowWriter implements PlanWriter {
           values (?, ?, ?::timestamptz, ?::timestamptz, ?, ?, ?, ?, ?)
       )
       insert into %s (%s)
-      select ?::uuid, '%s', ?, ?, ?::jsonb, ?::uuid, ?, ?::timestamptz
+      select ?::uuid, '%s', ?, ?, ?::jsonb, ?::uuid, ?, ?::timestamptz, ?
        where ?
       """
           .formatted(
@@ -177,6 +177,7 @@ final class RowWriter implements PlanWriter {
       p.uuid(event == null ? null : event.incidentId());
       p.int4(event == null ? null : event.schemaVersion());
       p.time(now);
+      p.text(event == null ? null : plan.eventTraces().getFirst());
       p.bool(event != null);
       statement.executeUpdate();
     }

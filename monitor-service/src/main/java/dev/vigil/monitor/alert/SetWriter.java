@@ -110,9 +110,11 @@ final class SetWriter implements PlanWriter {
            order by h.n
       )
       insert into %s (%s)
-      select e.id, '%s', e.service, e.type, e.payload::jsonb, e.incident, e.version, p.now
-        from p, unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::uuid[], ?::int[])
-                with ordinality as e(id, service, type, payload, incident, version, n)
+      select e.id, '%s', e.service, e.type, e.payload::jsonb, e.incident, e.version, p.now,
+             e.trace
+        from p, unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::uuid[], ?::int[],
+                       ?::text[])
+                with ordinality as e(id, service, type, payload, incident, version, trace, n)
        order by e.n
       """
           .formatted(
@@ -190,6 +192,7 @@ final class SetWriter implements PlanWriter {
       s.setArray(35, array(connection, "text", events, AlertEventJson::write));
       s.setArray(36, array(connection, "uuid", events, AlertEvent::incidentId));
       s.setArray(37, array(connection, "int4", events, AlertEvent::schemaVersion));
+      s.setArray(38, connection.createArrayOf("text", plan.eventTraces().toArray()));
       s.executeUpdate();
     }
     List<RecordingPlan.Moved> moved = plan.movedLocations();

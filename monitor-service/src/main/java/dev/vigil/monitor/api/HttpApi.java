@@ -6,6 +6,7 @@ import dev.vigil.kit.http.HttpJson;
 import dev.vigil.kit.http.OpenApiRoute;
 import dev.vigil.kit.http.OpsRoutes;
 import dev.vigil.kit.metrics.ServiceMetrics;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.alert.Acknowledger;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.alert.UnknownServiceException;
@@ -20,6 +21,7 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.util.Set;
 import java.util.TreeSet;
@@ -54,6 +56,7 @@ public final class HttpApi implements AutoCloseable {
   private final StatusPage statusPage;
   private final DataSource dataSource;
   private final OutboxReplay replay;
+  private final Tracing tracing;
   private final Set<String> registered = new TreeSet<>();
   private final Javalin app;
 
@@ -67,6 +70,34 @@ public final class HttpApi implements AutoCloseable {
       Clock clock,
       StatusPage statusPage,
       OutboxReplay replay) {
+    this(
+        dataSource,
+        targets,
+        recorder,
+        metrics,
+        apiToken,
+        publicDetails,
+        clock,
+        statusPage,
+        replay,
+        Tracing.of(OpenTelemetry.noop()));
+  }
+
+  /**
+   * @param tracing where each pushed result's span is started
+   */
+  public HttpApi(
+      DataSource dataSource,
+      TargetStore targets,
+      Recorder recorder,
+      ServiceMetrics metrics,
+      String apiToken,
+      boolean publicDetails,
+      Clock clock,
+      StatusPage statusPage,
+      OutboxReplay replay,
+      Tracing tracing) {
+    this.tracing = tracing;
     this.targets = targets;
     this.recorder = recorder;
     this.metrics = metrics;
@@ -108,7 +139,8 @@ public final class HttpApi implements AutoCloseable {
           return health.build();
         },
         metrics);
-    new ServiceRoutes(queries, targets, recorder, clock, this::details).register(routes);
+    new ServiceRoutes(queries, targets, recorder, clock, this::details, tracing.tracer())
+        .register(routes);
     new TargetRoutes(targets).register(routes);
     new QuietRoutes(
             new Silences(dataSource),

@@ -1,5 +1,7 @@
 package dev.vigil.monitor.api;
 
+import dev.vigil.contract.AlertTopic;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.alert.RecordOutcome;
 import dev.vigil.monitor.alert.Recorder;
@@ -9,6 +11,11 @@ import dev.vigil.monitor.targets.TargetSpec;
 import dev.vigil.monitor.targets.TargetStore;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +33,7 @@ final class ServiceRoutes {
   private final Recorder recorder;
   private final Clock clock;
   private final Predicate<Context> details;
+  private final Tracer tracer;
 
   /**
    * @param details whether a request sees DOWN reasons and who acknowledged
@@ -35,12 +43,40 @@ final class ServiceRoutes {
       TargetStore targets,
       Recorder recorder,
       Clock clock,
-      Predicate<Context> details) {
+      Predicate<Context> details,
+      Tracer tracer) {
+    this.tracer = tracer;
     this.queries = queries;
     this.targets = targets;
     this.recorder = recorder;
     this.clock = clock;
     this.details = details;
+  }
+
+  /**
+   * Records {@code result} in a span of its own that continues the pusher's {@code traceparent}
+   * when it is valid; an invalid or missing one starts a new trace and never refuses the result.
+   */
+  private RecordOutcome recordTraced(Context ctx, ProbeResult result) {
+    Span span =
+        tracer
+            .spanBuilder("push")
+            .setParent(Tracing.parent(ctx.header(AlertTopic.HEADER_TRACEPARENT)))
+            .setSpanKind(SpanKind.SERVER)
+            .setAttribute("vigil.service", result.service())
+            .setAttribute("vigil.status", result.status().name())
+            .startSpan();
+    try (Scope ignored = span.makeCurrent()) {
+      RecordOutcome outcome =
+          recorder.record(result.tracedBy(Tracing.traceParent(span).orElse(null)));
+      span.setAttribute("vigil.accepted", outcome.accepted());
+      return outcome;
+    } catch (RuntimeException e) {
+      span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+      throw e;
+    } finally {
+      span.end();
+    }
   }
 
   /** Default and largest page of {@code GET /api/services}. */
@@ -153,7 +189,7 @@ final class ServiceRoutes {
       throw ApiException.badRequest(
           "location", "'" + name + "' lists no locations, so a result names none");
     }
-    RecordOutcome outcome = recorder.record(result);
+    RecordOutcome outcome = recordTraced(ctx, result);
     if (!outcome.accepted()) {
       throw new ApiException(409, "startedAt", outcome.rejectedReason());
     }

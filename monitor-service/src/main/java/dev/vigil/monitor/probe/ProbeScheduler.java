@@ -1,11 +1,17 @@
 package dev.vigil.monitor.probe;
 
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.alert.RecordQueue;
 import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.targets.TargetSpec;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -30,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * due time, so intervals do not drift. A result whose lease was lost is still offered to the
  * recorder, which rejects it if a newer result was recorded meanwhile: its place is the number its
  * claim took in the database, never a host's clock.
+ *
+ * <p>Each probe runs in a span of its own (a new trace), whose traceparent the result carries to
+ * the outbox row of an event it decides.
  */
 public final class ProbeScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ProbeScheduler.class);
@@ -49,6 +58,7 @@ public final class ProbeScheduler implements AutoCloseable {
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Thread claimer;
   private final ScheduleLag scheduleLag;
+  private final Tracer tracer;
 
   public ProbeScheduler(
       DataSource dataSource,
@@ -70,6 +80,21 @@ public final class ProbeScheduler implements AutoCloseable {
       Prober prober,
       SchedulerSettings settings,
       MeterRegistry registry) {
+    this(dataSource, recorder, queue, prober, settings, registry, Tracing.of(OpenTelemetry.noop()));
+  }
+
+  /**
+   * @param tracing where each probe's span is started
+   */
+  public ProbeScheduler(
+      DataSource dataSource,
+      Recorder recorder,
+      RecordQueue queue,
+      Prober prober,
+      SchedulerSettings settings,
+      MeterRegistry registry,
+      Tracing tracing) {
+    this.tracer = tracing.tracer();
     this.dataSource = dataSource;
     this.recorder = recorder;
     this.queue = queue;
@@ -168,29 +193,53 @@ public final class ProbeScheduler implements AutoCloseable {
         return;
       }
       long started = System.nanoTime();
-      ProbeResult result = prober.probe(target).withOrder(claim.order()).at(claim.location());
-      long probed = System.nanoTime();
-      Recorder.AlsoInTransaction release =
-          (connection, outcome) -> {
-            if (!leases.release(connection, claim)) {
-              LOG.warn(
-                  "lease lost before release target={} instance={} probe_ms={} record_ms={}",
-                  target.name(),
-                  settings.instanceId(),
-                  (probed - started) / 1_000_000,
-                  (System.nanoTime() - probed) / 1_000_000);
-            }
-          };
-      if (queue != null) {
-        queue.record(result, release);
-      } else {
-        recorder.record(result, release);
+      Span span =
+          tracer
+              .spanBuilder("probe")
+              .setNoParent()
+              .setAttribute("vigil.service", target.name())
+              .startSpan();
+      try (Scope ignored = span.makeCurrent()) {
+        probeAndRecord(claim, span, started);
+      } finally {
+        span.end();
       }
     } catch (RuntimeException e) {
       // The lease stays until it expires; the target is probed again then.
       LOG.warn("recording failed target={} error={}", claim.target().name(), e.toString());
     } finally {
       permits.release();
+    }
+  }
+
+  private void probeAndRecord(Leases.Claim claim, Span span, long started) {
+    TargetSpec target = claim.target();
+    ProbeResult result =
+        prober
+            .probe(target)
+            .withOrder(claim.order())
+            .at(claim.location())
+            .tracedBy(Tracing.traceParent(span).orElse(null));
+    span.setAttribute("vigil.status", result.status().name());
+    if (result.error() != null) {
+      span.setStatus(StatusCode.ERROR, result.error());
+    }
+    long probed = System.nanoTime();
+    Recorder.AlsoInTransaction release =
+        (connection, outcome) -> {
+          if (!leases.release(connection, claim)) {
+            LOG.warn(
+                "lease lost before release target={} instance={} probe_ms={} record_ms={}",
+                target.name(),
+                settings.instanceId(),
+                (probed - started) / 1_000_000,
+                (System.nanoTime() - probed) / 1_000_000);
+          }
+        };
+    if (queue != null) {
+      queue.record(result, release);
+    } else {
+      recorder.record(result, release);
     }
   }
 

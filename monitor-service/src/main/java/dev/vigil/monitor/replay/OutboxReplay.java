@@ -34,7 +34,8 @@ public final class OutboxReplay {
   static final long LOCK_KEY = 0x76_69_67_69_6c_72_70_6cL;
 
   private static final String COLUMNS =
-      "id, aggregatetype, aggregateid, type, payload, incident_id, schema_version, created_at, seq";
+      "id, aggregatetype, aggregateid, type, payload, incident_id, schema_version, created_at, seq,"
+          + " traceparent";
 
   private final DataSource dataSource;
   private final long maxRows;

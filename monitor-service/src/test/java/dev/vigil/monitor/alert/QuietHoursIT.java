@@ -8,6 +8,8 @@ import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.AlertKind;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.kit.tracing.TraceParent;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.MonitorSchema;
 import dev.vigil.monitor.Tables;
 import dev.vigil.monitor.quiet.Silence;
@@ -16,6 +18,10 @@ import dev.vigil.monitor.quiet.Window;
 import dev.vigil.monitor.targets.TargetSpec;
 import dev.vigil.monitor.targets.TargetStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -50,6 +56,16 @@ class QuietHoursIT {
   private Silences silences;
   private Instant startedAt = Instant.parse("2026-01-01T00:00:00Z");
 
+  private final SdkTracerProvider tracerProvider =
+      SdkTracerProvider.builder()
+          .addSpanProcessor(SimpleSpanProcessor.create(InMemorySpanExporter.create()))
+          .build();
+
+  @org.junit.jupiter.api.AfterEach
+  void closeTracer() {
+    tracerProvider.close();
+  }
+
   @BeforeEach
   void setUp(TestDatabase db) {
     dataSource = db.dataSource();
@@ -57,7 +73,13 @@ class QuietHoursIT {
     targets = new TargetStore(dataSource);
     targets.add(TargetSpec.push(SERVICE));
     recorder = new Recorder(dataSource, new SimpleMeterRegistry());
-    announcer = new Announcer(dataSource, Duration.ofSeconds(1), 100, new SimpleMeterRegistry());
+    announcer =
+        new Announcer(
+            dataSource,
+            Duration.ofSeconds(1),
+            100,
+            new SimpleMeterRegistry(),
+            Tracing.of(OpenTelemetrySdk.builder().setTracerProvider(tracerProvider).build()));
     silences = new Silences(dataSource);
   }
 
@@ -86,6 +108,9 @@ class QuietHoursIT {
     assertThat(events).extracting(AlertEvent::kind).containsExactly(AlertKind.FAILED);
     assertThat(events.get(0).incidentId()).isEqualTo(openIncident());
     assertThat(events.get(0).consecutiveFailures()).isEqualTo(4);
+    // Its own trace: the announcer's span, written with the row.
+    String trace = Tables.text(dataSource, "select traceparent from outbox where type = 'FAILED'");
+    assertThat(TraceParent.parse(trace)).isPresent();
     Instant openedAt = events.get(0).openedAt();
     assertThat(openedAt)
         .as("a deferred FAILED carries when its incident opened")

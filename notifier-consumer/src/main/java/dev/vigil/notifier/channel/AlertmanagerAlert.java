@@ -4,15 +4,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.AlertKind;
+import dev.vigil.kit.tracing.TraceParent;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
  * One event as an Alertmanager alert: labels {@code alertname}, {@code service}, {@code
- * incident_id}, {@code severity}; annotations {@code summary} and {@code last_error}; {@code
- * startsAt} = when the incident opened. RECOVERED ends it ({@code endsAt} = its occurredAt); FAILED
- * and REMINDER keep it firing until occurredAt + {@code firingFor} (Alertmanager resolves an alert
- * whose endsAt passed; each REMINDER pushes it further out).
+ * incident_id}, {@code severity}; annotations {@code summary}, {@code last_error} and {@code
+ * traceparent} (the delivery span's, when traced); {@code startsAt} = when the incident opened.
+ * RECOVERED ends it ({@code endsAt} = its occurredAt); FAILED and REMINDER keep it firing until
+ * occurredAt + {@code firingFor} (Alertmanager resolves an alert whose endsAt passed; each REMINDER
+ * pushes it further out).
  */
 final class AlertmanagerAlert {
   static final String ALERT_NAME = "VigilServiceDown";
@@ -37,8 +39,12 @@ final class AlertmanagerAlert {
     return labels;
   }
 
-  static ObjectNode annotations(AlertEvent event) {
+  static ObjectNode annotations(AlertEvent event, TraceParent trace) {
     ObjectNode annotations = AlertEventJson.mapper().createObjectNode();
+    if (trace != null) {
+      // The delivery span's W3C traceparent: from the alert in Alertmanager back to the probe.
+      annotations.put("traceparent", trace.toString());
+    }
     annotations.put("summary", AlertText.summary(event));
     if (event.lastError() != null) {
       annotations.put("last_error", event.lastError());
@@ -51,10 +57,10 @@ final class AlertmanagerAlert {
 
   /** The alert as posted to {@code /api/v2/alerts}. */
   static ObjectNode posted(
-      AlertEvent event, String severity, Duration firingFor, PublicLinks links) {
+      AlertEvent event, String severity, Duration firingFor, PublicLinks links, TraceParent trace) {
     ObjectNode alert = AlertEventJson.mapper().createObjectNode();
     alert.set("labels", labels(event, severity));
-    alert.set("annotations", annotations(event));
+    alert.set("annotations", annotations(event, trace));
     alert.put("startsAt", startsAt(event).toString());
     alert.put(
         "endsAt",

@@ -3,6 +3,7 @@ package dev.vigil.notifier.channel;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.kit.tracing.TraceParent;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -54,8 +55,13 @@ public final class AlertmanagerChannel implements Channel {
 
   @Override
   public Optional<ChannelRequest> request(AlertEvent event, String payload) {
+    return request(event, payload, null);
+  }
+
+  @Override
+  public Optional<ChannelRequest> request(AlertEvent event, String payload, TraceParent trace) {
     ArrayNode body = AlertEventJson.mapper().createArrayNode();
-    body.add(AlertmanagerAlert.posted(event, severity, firingFor, links));
+    body.add(AlertmanagerAlert.posted(event, severity, firingFor, links, trace));
     return Optional.of(ChannelRequest.json(alerts, body.toString()));
   }
 }

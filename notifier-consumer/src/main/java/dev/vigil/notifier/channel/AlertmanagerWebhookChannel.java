@@ -3,6 +3,7 @@ package dev.vigil.notifier.channel;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.kit.tracing.TraceParent;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -45,9 +46,14 @@ public final class AlertmanagerWebhookChannel implements Channel {
 
   @Override
   public Optional<ChannelRequest> request(AlertEvent event, String payload) {
+    return request(event, payload, null);
+  }
+
+  @Override
+  public Optional<ChannelRequest> request(AlertEvent event, String payload, TraceParent trace) {
     String status = AlertmanagerAlert.resolved(event) ? "resolved" : "firing";
     ObjectNode labels = AlertmanagerAlert.labels(event, severity);
-    ObjectNode annotations = AlertmanagerAlert.annotations(event);
+    ObjectNode annotations = AlertmanagerAlert.annotations(event, trace);
     ObjectNode body = AlertEventJson.mapper().createObjectNode();
     body.put("version", "4");
     body.put("groupKey", "{}:{service=\"" + event.service() + "\"}");

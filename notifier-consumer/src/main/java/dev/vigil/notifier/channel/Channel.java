@@ -1,6 +1,7 @@
 package dev.vigil.notifier.channel;
 
 import dev.vigil.contract.AlertEvent;
+import dev.vigil.kit.tracing.TraceParent;
 import java.util.Optional;
 
 /**
@@ -28,4 +29,13 @@ public interface Channel {
    * the channel, and the service's next event on this channel goes on).
    */
   Optional<ChannelRequest> request(AlertEvent event, String payload);
+
+  /**
+   * The request announcing {@code event} from within the delivery's span {@code trace} (null: not
+   * traced). The delivery loop sends {@code traceparent} as an HTTP header on every request; a
+   * channel whose body can carry it too (Alertmanager's annotations) overrides this.
+   */
+  default Optional<ChannelRequest> request(AlertEvent event, String payload, TraceParent trace) {
+    return request(event, payload);
+  }
 }

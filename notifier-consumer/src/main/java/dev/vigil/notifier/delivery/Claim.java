@@ -9,6 +9,8 @@ import java.util.UUID;
  *
  * @param attempts attempts including this one
  * @param channel the channel this delivery goes to
+ * @param traceparent the W3C traceparent the event's record carried (checked at intake), which the
+ *     delivery's span continues; null: the delivery starts a trace of its own
  */
 record Claim(
     UUID eventId,
@@ -18,7 +20,21 @@ record Claim(
     int attempts,
     UUID token,
     Instant receivedAt,
-    String channel) {
+    String channel,
+    String traceparent) {
+
+  /** A claim without trace context. */
+  Claim(
+      UUID eventId,
+      String service,
+      String kind,
+      String payload,
+      int attempts,
+      UUID token,
+      Instant receivedAt,
+      String channel) {
+    this(eventId, service, kind, payload, attempts, token, receivedAt, channel, null);
+  }
 
   /** A claim on the default signed-webhook channel. */
   Claim(

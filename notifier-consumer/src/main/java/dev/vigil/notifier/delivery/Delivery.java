@@ -1,6 +1,7 @@
 package dev.vigil.notifier.delivery;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.notifier.channel.ChannelRoutes;
 import dev.vigil.notifier.channel.GroupChannel;
 import dev.vigil.notifier.channel.GroupSettings;
@@ -8,6 +9,7 @@ import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,6 +59,16 @@ public final class Delivery implements AutoCloseable {
    */
   public Delivery(
       Database database, ChannelRoutes channels, DeliveryOptions options, MeterRegistry registry) {
+    this(database, channels, options, registry, Tracing.of(OpenTelemetry.noop()));
+  }
+
+  /** As above, each delivery attempt in a span of {@code tracing}'s (see {@link WebhookSender}). */
+  public Delivery(
+      Database database,
+      ChannelRoutes channels,
+      DeliveryOptions options,
+      MeterRegistry registry,
+      Tracing tracing) {
     List<String> single = new ArrayList<>(channels.names());
     single.removeAll(channels.groups().keySet());
     this.store = new DeliveryStore(database, single, channels.limits());
@@ -65,7 +77,8 @@ public final class Delivery implements AutoCloseable {
             channels.channels(),
             options.connectTimeout(),
             options.readTimeout(),
-            options.workers() * options.batchSize());
+            options.workers() * options.batchSize(),
+            tracing);
     DeliveryMetrics metrics = new DeliveryMetrics(registry, channels.names());
     for (Map.Entry<String, GroupSettings> group : channels.groups().entrySet()) {
       String name = group.getKey();

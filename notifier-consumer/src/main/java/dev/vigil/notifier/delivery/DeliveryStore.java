@@ -56,7 +56,7 @@ final class DeliveryStore {
           from candidate c
          where r.event_id = c.event_id and r.channel = c.channel
         returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at,
-                  r.channel
+                  r.channel, r.traceparent
         """
         .formatted(filter);
   }
@@ -209,7 +209,8 @@ final class DeliveryStore {
                 rows.getInt(5),
                 rows.getObject(6, UUID.class),
                 rows.getTimestamp(7).toInstant(),
-                rows.getString(8)));
+                rows.getString(8),
+                rows.getString(9)));
       }
     }
     return claims;

@@ -46,7 +46,7 @@ final class RateLimitStore {
         from candidate c, slot
        where r.event_id = c.event_id and r.channel = c.channel
       returning r.event_id, r.service, r.kind, r.payload, r.attempts, r.claim_token, r.received_at,
-                r.channel
+                r.channel, r.traceparent
       """;
 
   /** After a 429: nothing more is claimed for the endpoint until its Retry-After has passed. */

@@ -2,12 +2,20 @@ package dev.vigil.notifier.delivery;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.AlertTopic;
 import dev.vigil.kit.SafeText;
+import dev.vigil.kit.tracing.TraceParent;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.notifier.channel.Channel;
 import dev.vigil.notifier.channel.ChannelRequest;
 import dev.vigil.notifier.channel.EmailChannel;
 import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
 import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -59,6 +67,7 @@ final class WebhookSender implements AutoCloseable {
   private final Duration readTimeout;
   private final HttpClient client;
   private final MailSender mail;
+  private final Tracer tracer;
 
   /**
    * @param maxInFlight requests sent concurrently at most (all workers); one connection each, so a
@@ -92,7 +101,8 @@ final class WebhookSender implements AutoCloseable {
         readTimeout,
         maxInFlight,
         tls,
-        pooledIdle);
+        pooledIdle,
+        Tracing.of(OpenTelemetry.noop()));
   }
 
   /** Sends to every channel in {@code channels} (by name) through one client. */
@@ -101,13 +111,24 @@ final class WebhookSender implements AutoCloseable {
       Duration connectTimeout,
       Duration readTimeout,
       int maxInFlight) {
+    this(channels, connectTimeout, readTimeout, maxInFlight, Tracing.of(OpenTelemetry.noop()));
+  }
+
+  /** As above, each delivery in a span of {@code tracing}'s. */
+  WebhookSender(
+      Map<String, Channel> channels,
+      Duration connectTimeout,
+      Duration readTimeout,
+      int maxInFlight,
+      Tracing tracing) {
     this(
         channels,
         connectTimeout,
         readTimeout,
         maxInFlight,
         new SslContextFactory.Client(),
-        POOLED_IDLE);
+        POOLED_IDLE,
+        tracing);
   }
 
   /** Threads of the HTTP client: its selector plus the callbacks of completed requests. */
@@ -119,7 +140,9 @@ final class WebhookSender implements AutoCloseable {
       Duration readTimeout,
       int maxInFlight,
       SslContextFactory.Client tls,
-      Duration pooledIdle) {
+      Duration pooledIdle,
+      Tracing tracing) {
+    this.tracer = tracing.tracer();
     this.channels = Map.copyOf(channels);
     this.readTimeout = readTimeout;
     this.mail = new MailSender(channels, connectTimeout, readTimeout);
@@ -160,6 +183,31 @@ final class WebhookSender implements AutoCloseable {
    * complete.
    */
   CompletableFuture<Outcome> send(Claim claim) {
+    // One span per attempt, a child of the monitor's span when the record carried its traceparent:
+    // the receiver gets this span's traceparent, so its own spans join the same trace.
+    Span span =
+        tracer
+            .spanBuilder("deliver")
+            .setParent(Tracing.parent(claim.traceparent()))
+            .setSpanKind(SpanKind.CLIENT)
+            .setAttribute("vigil.service", claim.service())
+            .setAttribute("vigil.event_id", claim.eventId().toString())
+            .setAttribute("vigil.channel", claim.channel())
+            .setAttribute("vigil.attempt", claim.attempts())
+            .startSpan();
+    CompletableFuture<Outcome> outcome = send(claim, Tracing.traceParent(span).orElse(null));
+    return outcome.whenComplete(
+        (done, failure) -> {
+          span.setAttribute(
+              "vigil.outcome", done == null ? "failed" : done.getClass().getSimpleName());
+          if (!(done instanceof Outcome.Delivered) && !(done instanceof Outcome.NotSent)) {
+            span.setStatus(StatusCode.ERROR);
+          }
+          span.end();
+        });
+  }
+
+  private CompletableFuture<Outcome> send(Claim claim, TraceParent trace) {
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     try {
       Channel channel = channels.get(claim.channel());
@@ -178,7 +226,7 @@ final class WebhookSender implements AutoCloseable {
         if (channel instanceof EmailChannel email) {
           return mail.send(email, event); // SMTP, not HTTP: see MailSender
         }
-        built = channel.request(event, claim.payload());
+        built = channel.request(event, claim.payload(), trace);
       }
       if (built.isEmpty()) {
         outcome.complete(
@@ -186,19 +234,26 @@ final class WebhookSender implements AutoCloseable {
                 "channel '" + channel.name() + "' sends nothing for " + claim.kind()));
         return outcome;
       }
-      return send(built.get());
+      return send(built.get(), trace);
     } catch (RuntimeException e) {
       outcome.complete(ofFailure(e));
     }
     return outcome;
   }
 
-  /** Sends a request already built (a grouped message), with the same rules as {@link #send}. */
+  /**
+   * Sends a request already built (a grouped message), with the same rules as {@link #send}. A
+   * message that carries many events continues none of their traces: no traceparent header.
+   */
   CompletableFuture<Outcome> send(ChannelRequest built) {
+    return send(built, null);
+  }
+
+  private CompletableFuture<Outcome> send(ChannelRequest built, TraceParent trace) {
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     try {
       ErrorBody errorBody = built.readErrorBody() ? new ErrorBody() : null;
-      Request request = request(built);
+      Request request = request(built, trace);
       if (errorBody != null) {
         request.onResponseContent(errorBody);
       }
@@ -214,7 +269,7 @@ final class WebhookSender implements AutoCloseable {
     return outcome;
   }
 
-  private Request request(ChannelRequest built) {
+  private Request request(ChannelRequest built, TraceParent trace) {
     long timeoutMillis = Math.max(1, readTimeout.toMillis());
     String contentType = built.headers().getOrDefault("Content-Type", "application/json");
     return client
@@ -233,7 +288,13 @@ final class WebhookSender implements AutoCloseable {
                           if (!name.equalsIgnoreCase("Content-Type")) {
                             headers.put(name, value);
                           }
-                        }));
+                        }))
+        .headers(
+            headers -> {
+              if (trace != null) {
+                headers.put(AlertTopic.HEADER_TRACEPARENT, trace.toString());
+              }
+            });
   }
 
   /** Keeps the first {@value #MAX_ERROR_BODY} bytes of a non-2xx answer, discards the rest. */

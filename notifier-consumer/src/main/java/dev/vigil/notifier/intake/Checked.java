@@ -6,6 +6,7 @@ import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.InvalidAlertEventException;
 import dev.vigil.contract.UnknownAlertKindException;
 import dev.vigil.kit.SafeText;
+import dev.vigil.kit.tracing.TraceParent;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
@@ -24,8 +25,22 @@ sealed interface Checked {
       int partition,
       long offset,
       byte[] key,
-      byte[] value)
-      implements Checked {}
+      byte[] value,
+      String traceparent)
+      implements Checked {
+
+    /** An event whose record carried no (valid) trace context. */
+    Accepted(
+        AlertEvent event,
+        String payload,
+        String topic,
+        int partition,
+        long offset,
+        byte[] key,
+        byte[] value) {
+      this(event, payload, topic, partition, offset, key, value, null);
+    }
+  }
 
   /**
    * Not a usable alert event: parked with the raw bytes (stored as {@code bytea}, whatever they
@@ -109,7 +124,21 @@ sealed interface Checked {
         record.partition(),
         record.offset(),
         record.key(),
-        value);
+        value,
+        traceparent(record));
+  }
+
+  /**
+   * The record's {@code traceparent} header as a valid version-00 value, or null: a missing or
+   * invalid one only means the deliveries start a trace of their own, never that the event is
+   * parked.
+   */
+  private static String traceparent(ConsumerRecord<byte[], byte[]> record) {
+    Header header = record.headers().lastHeader(AlertTopic.HEADER_TRACEPARENT);
+    if (header == null || header.value() == null || header.value().length > 512) {
+      return null;
+    }
+    return TraceParent.parse(utf8(header.value())).map(TraceParent::toString).orElse(null);
   }
 
   private static Rejected rejected(

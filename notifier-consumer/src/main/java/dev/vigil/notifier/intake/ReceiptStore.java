@@ -61,12 +61,13 @@ final class ReceiptStore {
       """
       insert into notifier_receipt
         (event_id, service, kind, incident_id, payload, kafka_topic, kafka_partition, kafka_offset,
-         channel)
+         channel, traceparent)
       select u.event_id, u.service, u.kind, u.incident_id, u.payload, u.topic, u.part, u.off,
-             c.channel
+             c.channel, u.traceparent
         from unnest(?::uuid[], ?::text[], ?::text[], ?::uuid[], ?::text[], ?::text[], ?::int[],
-                    ?::bigint[], ?::text[]) with ordinality
-             as u(event_id, service, kind, incident_id, payload, topic, part, off, channels, ord)
+                    ?::bigint[], ?::text[], ?::text[]) with ordinality
+             as u(event_id, service, kind, incident_id, payload, topic, part, off, channels,
+                  traceparent, ord)
        cross join lateral unnest(string_to_array(u.channels, ',')) with ordinality
              as c(channel, cord)
        where not exists (select 1 from notifier_receipt r where r.event_id = u.event_id)
@@ -296,7 +297,8 @@ final class ReceiptStore {
           PARTITION,
           OFFSET,
           new Column<>(
-              "text", a -> String.join(",", channels.apply(a.event().service())), String[]::new));
+              "text", a -> String.join(",", channels.apply(a.event().service())), String[]::new),
+          new Column<>("text", Checked.Accepted::traceparent, String[]::new));
       Set<UUID> events = new HashSet<>();
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {

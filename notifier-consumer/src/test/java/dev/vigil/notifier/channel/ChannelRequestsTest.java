@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.kit.tracing.TraceParent;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -155,6 +156,32 @@ class ChannelRequestsTest {
     assertThat(resolved.get("labels")).isEqualTo(firing.get("labels"));
     assertThat(resolved.get("startsAt").asText()).isEqualTo(OPENED.toString());
     assertThat(resolved.get("endsAt").asText()).isEqualTo(RECOVERED.occurredAt().toString());
+  }
+
+  @Test
+  void alertmanagerAlertsCarryTheDeliverySpansTraceparentAsAnAnnotation() throws Exception {
+    TraceParent trace =
+        TraceParent.parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").orElseThrow();
+    AlertmanagerChannel am =
+        new AlertmanagerChannel(
+            "am", URI.create("http://am.example:9093"), "page", Duration.ofDays(7), LINKS);
+    AlertmanagerWebhookChannel hook =
+        new AlertmanagerWebhookChannel(
+            "am-hook", URI.create("https://hooks.example/am"), "critical", LINKS);
+    JsonNode posted =
+        AlertEventJson.mapper()
+            .readTree(am.request(FAILED, AlertEventJson.write(FAILED), trace).orElseThrow().body());
+    assertThat(posted.at("/0/annotations/traceparent").asText()).isEqualTo(trace.toString());
+    JsonNode webhook =
+        AlertEventJson.mapper()
+            .readTree(
+                hook.request(RECOVERED, AlertEventJson.write(RECOVERED), trace)
+                    .orElseThrow()
+                    .body());
+    assertThat(webhook.at("/alerts/0/annotations/traceparent").asText())
+        .isEqualTo(trace.toString());
+    // Untraced: no annotation rather than an empty one.
+    assertThat(body(am, FAILED).at("/0/annotations").has("traceparent")).isFalse();
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.AlertTopic;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.UUID;
@@ -69,6 +70,36 @@ class CheckedTest {
     Checked.Rejected service = rejected(bytes(nulService));
     assertThat(service.reason()).contains("\\u0000").contains("\\u0007");
     assertThat(service.reason().chars()).noneMatch(c -> c < 0x20 || (c >= 0xd800 && c <= 0xdfff));
+  }
+
+  @Test
+  void aValidTraceparentIsKeptAndAHostileOneDroppedWithoutParkingTheEvent() {
+    String valid = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    assertThat(withTraceparent(bytes(valid)).traceparent()).isEqualTo(valid);
+    for (byte[] hostile :
+        new byte[][] {
+          bytes(valid.toUpperCase()),
+          bytes(valid + "\u0000"),
+          bytes("00-00000000000000000000000000000000-00f067aa0ba902b7-01"),
+          bytes("ff" + valid.substring(2)),
+          bytes(valid.repeat(1000)),
+          new byte[] {(byte) 0xff, (byte) 0xfe},
+          null
+        }) {
+      Checked.Accepted accepted = withTraceparent(hostile);
+      assertThat(accepted.traceparent()).isNull();
+      assertThat(accepted.event()).isEqualTo(EVENT);
+    }
+    assertThat(accepted("api", bytes(JSON)).traceparent()).isNull();
+  }
+
+  private static Checked.Accepted withTraceparent(byte[] value) {
+    ConsumerRecord<byte[], byte[]> record =
+        new ConsumerRecord<>("t", 0, 1, bytes("api"), bytes(JSON));
+    record.headers().add(AlertTopic.HEADER_TRACEPARENT, value);
+    Checked checked = Checked.of(record);
+    assertThat(checked).isInstanceOf(Checked.Accepted.class);
+    return (Checked.Accepted) checked;
   }
 
   private static void assertRejected(byte[] value, String field, String reason) {

@@ -174,6 +174,13 @@ class ConnectorContractIT {
           .isEqualTo(payload.get("incidentId").asText());
       assertThat(w.header(AlertTopic.HEADER_SCHEMA_VERSION))
           .isEqualTo(payload.get("schemaVersion").asText());
+      assertThat(w.header(AlertTopic.HEADER_TRACEPARENT))
+          .isEqualTo(
+              Outbox.traceparent(
+                  written.stream()
+                      .filter(e -> e.eventId().toString().equals(payload.get("eventId").asText()))
+                      .findFirst()
+                      .orElseThrow()));
       // And a generic CloudEvents consumer reads it as a binary-mode event of the same facts.
       CloudEvent event = cloudEvent(w);
       assertThat(event.getId()).isEqualTo(payload.get("eventId").asText());

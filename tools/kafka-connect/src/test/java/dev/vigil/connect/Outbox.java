@@ -14,8 +14,8 @@ final class Outbox {
   private static final String INSERT =
       """
       insert into outbox (id, aggregatetype, aggregateid, type, payload, incident_id,
-                          schema_version)
-      values (?, 'service', ?, ?, ?::jsonb, ?, ?)
+                          schema_version, traceparent)
+      values (?, 'service', ?, ?, ?::jsonb, ?, ?, ?)
       """;
 
   private Outbox() {}
@@ -39,6 +39,15 @@ final class Outbox {
     }
   }
 
+  /**
+   * A traceparent the monitor could have written for {@code event}: trace id and span id from the
+   * event id, so both publishers' headers can be compared with a value that differs per row.
+   */
+  static String traceparent(AlertEvent event) {
+    String hex = event.eventId().toString().replace("-", "");
+    return "00-" + hex + "-" + hex.substring(16) + "-01";
+  }
+
   /** Inserts {@code events} as outbox rows in one transaction, in list order. */
   static void insertInOneTransaction(Connection c, List<AlertEvent> events) throws SQLException {
     c.setAutoCommit(false);
@@ -50,6 +59,7 @@ final class Outbox {
         insert.setString(4, AlertEventJson.write(event));
         insert.setObject(5, event.incidentId());
         insert.setInt(6, event.schemaVersion());
+        insert.setString(7, traceparent(event));
         insert.addBatch();
       }
       insert.executeBatch();

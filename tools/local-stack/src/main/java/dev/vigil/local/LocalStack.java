@@ -5,11 +5,13 @@ import dev.vigil.contract.AlertKind;
 import dev.vigil.kit.SafeText;
 import dev.vigil.kit.Settings;
 import dev.vigil.kit.lifecycle.Closer;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorSchema;
 import dev.vigil.monitor.MonitorService;
 import dev.vigil.notifier.NotifierConfig;
 import dev.vigil.notifier.NotifierService;
+import dev.vigil.receiver.ReceivedNotification;
 import dev.vigil.receiver.ReceiverConfig;
 import dev.vigil.receiver.ReferenceReceiver;
 import dev.vigil.relay.RelayService;
@@ -20,6 +22,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -27,6 +30,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -44,6 +48,8 @@ final class LocalStack implements AutoCloseable {
   private MonitorService monitorService;
   private RelayService relay;
   private NotifierService notifierService;
+  private ReferenceReceiver receiver;
+  private Tracing tracing;
   private Map<String, String> user = Map.of();
 
   private LocalStack(PrintStream out) {
@@ -78,7 +84,22 @@ final class LocalStack implements AutoCloseable {
       Map<String, String> relayExtra,
       Map<String, String> environment,
       PrintStream out) {
+    return start(options, backing, relayExtra, environment, out, null);
+  }
+
+  /**
+   * Starts with {@code tracing} (kept and closed by the caller) for the monitor's and the
+   * notifier's spans, e.g. a test's SDK with an in-memory exporter; null: each service's own.
+   */
+  static LocalStack start(
+      LocalStackOptions options,
+      Backing backing,
+      Map<String, String> relayExtra,
+      Map<String, String> environment,
+      PrintStream out,
+      Tracing tracing) {
     LocalStack stack = new LocalStack(out);
+    stack.tracing = tracing;
     try {
       stack.startAll(options, backing, relayExtra, userSettings(environment));
       return stack;
@@ -130,7 +151,7 @@ final class LocalStack implements AutoCloseable {
 
     String webhookUrl = options.webhookUrl();
     if (webhookUrl == null) {
-      ReferenceReceiver receiver =
+      receiver =
           keep(
               ReferenceReceiver.start(
                   new ReceiverConfig(settings(common, "VIGIL_HTTP_PORT", options.receiverPort()))));
@@ -152,7 +173,8 @@ final class LocalStack implements AutoCloseable {
     notifierService =
         keep(
             NotifierService.start(
-                new NotifierConfig(settings(notifier, "VIGIL_HTTP_PORT", options.notifierPort()))));
+                new NotifierConfig(settings(notifier, "VIGIL_HTTP_PORT", options.notifierPort())),
+                tracing));
 
     // The relay streams only rows committed after its slot exists (snapshot mode no_data), so the
     // outbox table
@@ -179,7 +201,9 @@ final class LocalStack implements AutoCloseable {
     monitorService =
         keep(
             MonitorService.start(
-                new MonitorConfig(settings(monitor, "VIGIL_HTTP_PORT", options.monitorPort()))));
+                new MonitorConfig(settings(monitor, "VIGIL_HTTP_PORT", options.monitorPort())),
+                Clock.systemUTC(),
+                tracing));
 
     out.printf(
         """
@@ -350,6 +374,14 @@ final class LocalStack implements AutoCloseable {
 
   private <T extends AutoCloseable> T keep(T part) {
     return started.add(part);
+  }
+
+  /** Also tells {@code listener} of each notification the stack's reference receiver stores. */
+  void onNotification(Consumer<ReceivedNotification> listener) {
+    if (receiver == null) {
+      throw new IllegalStateException("the stack sends to an outside webhook, not its receiver");
+    }
+    receiver.onNotification(listener);
   }
 
   /** Stops every part in reverse start order; every part is stopped, the first failure thrown. */

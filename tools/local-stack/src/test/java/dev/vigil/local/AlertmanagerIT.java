@@ -162,7 +162,9 @@ class AlertmanagerIT {
     try (NotifierService notifier =
             NotifierService.start(new NotifierConfig(new Settings(settings)));
         KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
-      produce(producer, topic, down);
+      // The monitor's span as the relay would carry it: the notifier's delivery span is its child.
+      String monitorTrace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+      produce(producer, topic, down, monitorTrace);
       await("Alertmanager notifies firing")
           .atMost(Duration.ofMinutes(2))
           .until(() -> notification("firing", down).isPresent());
@@ -171,6 +173,9 @@ class AlertmanagerIT {
       assertThat(firing.at("/commonLabels/alertname").asText()).isEqualTo("VigilServiceDown");
       assertThat(firing.at("/commonLabels/service").asText()).isEqualTo("checkout");
       assertThat(firing.at("/commonAnnotations/last_error").asText()).isEqualTo("HTTP 503");
+      assertThat(firing.at("/commonAnnotations/traceparent").asText())
+          .matches("00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-01")
+          .isNotEqualTo(monitorTrace);
       assertThat(Instant.parse(firing.at("/alerts/0/startsAt").asText()))
           .isEqualTo(down.occurredAt());
 
@@ -183,7 +188,7 @@ class AlertmanagerIT {
               3,
               "HTTP 503",
               down.occurredAt());
-      produce(producer, topic, up);
+      produce(producer, topic, up, null);
       await("Alertmanager notifies resolved")
           .atMost(Duration.ofMinutes(2))
           .until(() -> notification("resolved", down).isPresent());
@@ -215,14 +220,17 @@ class AlertmanagerIT {
   }
 
   private static void produce(
-      KafkaProducer<byte[], byte[]> producer, String topic, AlertEvent event) throws Exception {
-    producer
-        .send(
-            new ProducerRecord<>(
-                topic,
-                event.service().getBytes(StandardCharsets.UTF_8),
-                AlertEventJson.write(event).getBytes(StandardCharsets.UTF_8)))
-        .get(30, TimeUnit.SECONDS);
+      KafkaProducer<byte[], byte[]> producer, String topic, AlertEvent event, String traceparent)
+      throws Exception {
+    ProducerRecord<byte[], byte[]> record =
+        new ProducerRecord<>(
+            topic,
+            event.service().getBytes(StandardCharsets.UTF_8),
+            AlertEventJson.write(event).getBytes(StandardCharsets.UTF_8));
+    if (traceparent != null) {
+      record.headers().add("traceparent", traceparent.getBytes(StandardCharsets.UTF_8));
+    }
+    producer.send(record).get(30, TimeUnit.SECONDS);
   }
 
   private static int freePort() throws IOException {

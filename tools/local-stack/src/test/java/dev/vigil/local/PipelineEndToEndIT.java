@@ -7,6 +7,15 @@ import dev.vigil.contract.AlertTopic;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
+import dev.vigil.kit.tracing.TraceParent;
+import dev.vigil.kit.tracing.Tracing;
+import dev.vigil.receiver.ReceivedNotification;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +29,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
@@ -28,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole path in one JVM: probe → outbox → relay (WAL) → Kafka → notifier receipt → signed
- * webhook → reference receiver, which verifies the signature and stores each notification once.
+ * webhook → reference receiver, which verifies the signature and stores each notification once; and
+ * each event as one trace, from the probe's span to the webhook's {@code traceparent}.
  */
 @ExtendWith(VigilInfraExtension.class)
 class PipelineEndToEndIT {
@@ -38,6 +49,10 @@ class PipelineEndToEndIT {
   void outageAndRecoveryReachTheReceiverOnceEachInOrder(
       TestDatabase db, TestKafka kafka, @TempDir Path dir) throws Exception {
     TestTarget target = TestTarget.start();
+    InMemorySpanExporter spans = InMemorySpanExporter.create();
+    SdkTracerProvider provider =
+        SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build();
+    List<ReceivedNotification> received = new CopyOnWriteArrayList<>();
     Path targets = target.writeTargetsFile(dir.resolve("targets.yaml"), "checkout", 3);
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     LocalStackOptions options = new LocalStackOptions(dir.resolve("data"), targets, null, 0);
@@ -57,7 +72,9 @@ class PipelineEndToEndIT {
             backing,
             Map.of(),
             environment,
-            new PrintStream(printed, true, StandardCharsets.UTF_8))) {
+            new PrintStream(printed, true, StandardCharsets.UTF_8),
+            Tracing.of(OpenTelemetrySdk.builder().setTracerProvider(provider).build()))) {
+      stack.onNotification(received::add);
       await().atMost(Duration.ofSeconds(30)).until(() -> count(db, "check_history") >= 2);
       target.up(false);
       await().atMost(Duration.ofSeconds(60)).until(() -> alertLines(printed).size() == 1);
@@ -97,6 +114,7 @@ class PipelineEndToEndIT {
                       + " where o.aggregateid = 'checkout'"))
           .isEqualTo("2");
       assertThat(keysOnKafka(db, kafka)).containsExactly("checkout", "checkout");
+      assertOneTraceFromProbeToWebhook(db, kafka, spans, received);
 
       // A replay of the service's rows (the monitor's API): on Kafka again through the
       // exactly-once relay, recognised by the notifier's receipts, paged nothing twice.
@@ -122,7 +140,67 @@ class PipelineEndToEndIT {
       assertThat(query(db, "select count(*) from received_webhook")).isEqualTo("2");
     } finally {
       target.close();
+      provider.close();
     }
+  }
+
+  /**
+   * Each event is one trace: the monitor's probe span (a root) wrote its traceparent with the
+   * outbox row, the relay put the same value on the record, and the notifier's delivery span, a
+   * child of the probe span, sent its own traceparent with the webhook.
+   */
+  private static void assertOneTraceFromProbeToWebhook(
+      TestDatabase db,
+      TestKafka kafka,
+      InMemorySpanExporter spans,
+      List<ReceivedNotification> received)
+      throws Exception {
+    assertThat(received).extracting(n -> n.event().kind().name()).contains("FAILED", "RECOVERED");
+    Set<String> traces = new HashSet<>();
+    for (ReceivedNotification n : received) {
+      String eventId = n.event().eventId().toString();
+      String written = query(db, "select traceparent from outbox where id = '" + eventId + "'");
+      TraceParent probe = TraceParent.parse(written).orElseThrow();
+      assertThat(traceOnKafka(kafka, eventId)).isEqualTo(written);
+      TraceParent webhook = TraceParent.parse(n.traceparent()).orElseThrow();
+      SpanData deliver =
+          await().atMost(Duration.ofSeconds(10)).until(() -> span(spans, webhook), d -> d != null);
+      SpanData probed =
+          await().atMost(Duration.ofSeconds(10)).until(() -> span(spans, probe), p -> p != null);
+      assertThat(probed.getName()).isEqualTo("probe");
+      assertThat(probed.getParentSpanContext().isValid()).isFalse();
+      assertThat(probed.getAttributes().get(AttributeKey.stringKey("vigil.service")))
+          .isEqualTo("checkout");
+      assertThat(deliver.getName()).isEqualTo("deliver");
+      assertThat(deliver.getTraceId()).isEqualTo(probed.getTraceId());
+      assertThat(deliver.getParentSpanId()).isEqualTo(probed.getSpanId());
+      assertThat(deliver.getAttributes().get(AttributeKey.stringKey("vigil.event_id")))
+          .isEqualTo(eventId);
+      traces.add(probed.getTraceId());
+    }
+    // FAILED and RECOVERED were decided by different probes: two traces, not one.
+    assertThat(traces).hasSize(received.size());
+  }
+
+  private static SpanData span(InMemorySpanExporter spans, TraceParent id) {
+    return spans.getFinishedSpanItems().stream()
+        .filter(s -> s.getSpanId().equals(id.spanId()) && s.getTraceId().equals(id.traceId()))
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** The traceparent header of the event's record on the topic. */
+  private static String traceOnKafka(TestKafka kafka, String eventId) {
+    for (ConsumerRecord<byte[], byte[]> record : kafka.readCommitted(TOPIC)) {
+      Header id = record.headers().lastHeader(AlertTopic.HEADER_EVENT_ID);
+      if (id != null && eventId.equals(new String(id.value(), StandardCharsets.UTF_8))) {
+        Header trace = record.headers().lastHeader(AlertTopic.HEADER_TRACEPARENT);
+        return trace == null || trace.value() == null
+            ? null
+            : new String(trace.value(), StandardCharsets.UTF_8);
+      }
+    }
+    return null;
   }
 
   private static List<String> alertLines(ByteArrayOutputStream printed) {

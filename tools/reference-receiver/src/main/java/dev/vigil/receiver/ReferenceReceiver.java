@@ -247,7 +247,9 @@ public final class ReferenceReceiver implements AutoCloseable {
     NotificationStore.Result result =
         store.store(webhookId, event, new String(body, StandardCharsets.UTF_8));
     if (result == NotificationStore.Result.STORED) {
-      ReceivedNotification notification = new ReceivedNotification(webhookId, event, Instant.now());
+      ReceivedNotification notification =
+          new ReceivedNotification(
+              webhookId, event, Instant.now(), headers.getFirst("traceparent"));
       for (Consumer<ReceivedNotification> listener : listeners) {
         try {
           listener.accept(notification);

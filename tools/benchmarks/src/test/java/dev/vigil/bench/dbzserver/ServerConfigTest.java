@@ -44,7 +44,7 @@ class ServerConfigTest {
             "type:header:kind,incident_id:header:incident_id,schema_version:header:schema_version,"
                 + "ce_specversion:header:ce_specversion,id:header:ce_id,ce_source:header:ce_source,"
                 + "ce_type:header:ce_type,ce_time:header:ce_time,aggregateid:header:ce_subject,"
-                + "content_type:header:content-type")
+                + "content_type:header:content-type,traceparent:header:traceparent")
         .containsEntry("debezium.format.key", "simplestring")
         .containsEntry("debezium.format.value", "simplestring")
         .containsEntry("quarkus.http.port", "18080");
