@@ -82,6 +82,11 @@ class DependenciesApiIT {
     assertThat(incidents).hasSize(1);
     assertThat(incidents.get(0).path("heldReason").asText()).isEqualTo("parent gateway is down");
     assertThat(incidents.get(0).path("announcedAt").isNull()).isTrue();
+    HttpResponse<String> status = send("GET", "/status", null);
+    assertThat(status.body())
+        .as("the status page groups the held-back child under its parent's incident")
+        .contains("not paged, behind it: <a href=\"/status/services/app\">app</a>")
+        .doesNotContain("not paged: parent gateway is down");
 
     assertThat(send("DELETE", "/api/targets/gateway", null).statusCode()).isEqualTo(200);
     assertThat(get("/api/targets/app").path("dependsOn"))
