@@ -3,6 +3,7 @@ package dev.vigil.contract;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -42,6 +43,10 @@ import java.util.regex.Pattern;
  *     location's verdict when the event was raised ("up", or its last error) by location name,
  *     sorted; null (absent from the JSON) for a target probed from one place. Added within schema
  *     version 1 (additive).
+ * @param impact FAILED and RECOVERED of a target other targets depend on ({@code dependsOn}) only:
+ *     how many of those children were down when the event was raised and the first names; null
+ *     (absent from the JSON) for a target without children. Added within schema version 1
+ *     (additive).
  */
 public record AlertEvent(
     int schemaVersion,
@@ -55,7 +60,8 @@ public record AlertEvent(
     Instant openedAt,
     Duration downtime,
     String resolution,
-    Map<String, String> locations) {
+    Map<String, String> locations,
+    Impact impact) {
 
   /** The schema version this code writes, and the only one it reads. */
   public static final int CURRENT_SCHEMA_VERSION = 1;
@@ -78,6 +84,9 @@ public record AlertEvent(
 
   /** Upper bound of the number of {@link #locations}. */
   public static final int MAX_LOCATIONS = 64;
+
+  /** Upper bound of the names listed in {@link #impact}. */
+  public static final int MAX_IMPACT_NAMES = 5;
 
   /** Upper bound of one location's verdict in {@link #locations}. */
   public static final int MAX_VERDICT_LENGTH = 200;
@@ -110,6 +119,37 @@ public record AlertEvent(
         openedAt,
         downtime,
         resolution,
+        null,
+        null);
+  }
+
+  /** An event without impact (a target no other target depends on). */
+  public AlertEvent(
+      int schemaVersion,
+      UUID eventId,
+      UUID incidentId,
+      String service,
+      AlertKind kind,
+      Instant occurredAt,
+      int consecutiveFailures,
+      String lastError,
+      Instant openedAt,
+      Duration downtime,
+      String resolution,
+      Map<String, String> locations) {
+    this(
+        schemaVersion,
+        eventId,
+        incidentId,
+        service,
+        kind,
+        occurredAt,
+        consecutiveFailures,
+        lastError,
+        openedAt,
+        downtime,
+        resolution,
+        locations,
         null);
   }
 
@@ -164,6 +204,55 @@ public record AlertEvent(
           "resolution must be 1-" + MAX_RESOLUTION_LENGTH + " characters when present");
     }
     locations = checkedLocations(kind, locations);
+    if (impact != null && kind == AlertKind.REMINDER) {
+      throw new IllegalArgumentException("impact is only set on FAILED and RECOVERED");
+    }
+  }
+
+  /**
+   * The children of a target that were down with it: their number and the first {@link
+   * #MAX_IMPACT_NAMES} of their names, sorted.
+   *
+   * @param children how many children were down (at least 1)
+   * @param names the first of their names, sorted (1 to {@link #MAX_IMPACT_NAMES}, at most {@code
+   *     children})
+   */
+  public record Impact(int children, List<String> names) {
+    public Impact {
+      Objects.requireNonNull(names, "impact names are missing");
+      names = List.copyOf(names);
+      if (children < 1) {
+        throw new IllegalArgumentException("impact children must be >= 1, was " + children);
+      }
+      if (names.isEmpty() || names.size() > Math.min(children, MAX_IMPACT_NAMES)) {
+        throw new IllegalArgumentException(
+            "impact names must have 1-min(children, " + MAX_IMPACT_NAMES + ") entries");
+      }
+      for (String name : names) {
+        if (!ServiceNames.isValid(name)) {
+          throw new IllegalArgumentException(
+              "impact name '" + name + "' is not a normalized service name");
+        }
+      }
+    }
+  }
+
+  /** This FAILED or RECOVERED event with the impact on its children (null: none down). */
+  public AlertEvent withImpact(Impact children) {
+    return new AlertEvent(
+        schemaVersion,
+        eventId,
+        incidentId,
+        service,
+        kind,
+        occurredAt,
+        consecutiveFailures,
+        lastError,
+        openedAt,
+        downtime,
+        resolution,
+        locations,
+        children);
   }
 
   private static Map<String, String> checkedLocations(AlertKind kind, Map<String, String> given) {
@@ -209,7 +298,8 @@ public record AlertEvent(
         openedAt,
         downtime,
         resolution,
-        bounded);
+        bounded,
+        impact);
   }
 
   private static String boundedVerdict(String verdict) {
@@ -343,7 +433,8 @@ public record AlertEvent(
         openedAt,
         downtime,
         why,
-        locations);
+        locations,
+        impact);
   }
 
   /**

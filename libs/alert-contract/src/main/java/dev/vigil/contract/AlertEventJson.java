@@ -100,7 +100,8 @@ public final class AlertEventJson {
           instant(root, "openedAt", false),
           duration(root, "downtime"),
           root.hasNonNull("resolution") ? requiredText(root, "resolution") : null,
-          locations(root));
+          locations(root),
+          impact(root));
     } catch (InvalidAlertEventException e) {
       throw e;
     } catch (NullPointerException | IllegalArgumentException e) {
@@ -125,6 +126,25 @@ public final class AlertEventJson {
       verdicts.put(field.getKey(), field.getValue().asText());
     }
     return verdicts;
+  }
+
+  private static AlertEvent.Impact impact(JsonNode root) {
+    JsonNode node = root.get("impact");
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isObject() || !node.path("children").isInt() || !node.path("names").isArray()) {
+      throw new InvalidAlertEventException(
+          "impact", "must be an object with children (integer) and names (list)");
+    }
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (JsonNode name : node.get("names")) {
+      if (!name.isTextual()) {
+        throw new InvalidAlertEventException("impact", "names must be strings");
+      }
+      names.add(name.asText());
+    }
+    return new AlertEvent.Impact(node.get("children").asInt(), names);
   }
 
   private static AlertKind kind(String text) {

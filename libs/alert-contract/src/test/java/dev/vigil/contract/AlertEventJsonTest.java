@@ -57,6 +57,38 @@ class AlertEventJsonTest {
   }
 
   @Test
+  void recoveredWithImpactRoundTrips() {
+    AlertEvent event =
+        AlertEvent.recovered(
+                UUID.randomUUID(), UUID.randomUUID(), "gateway", OPENED, 3, "x", OPENED)
+            .withImpact(new AlertEvent.Impact(200, java.util.List.of("app-1", "app-2")));
+
+    String json = AlertEventJson.write(event);
+
+    assertThat(json).contains("\"impact\":{\"children\":200,\"names\":[\"app-1\",\"app-2\"]}");
+    assertThat(AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(event);
+  }
+
+  @Test
+  void impactWithMoreNamesThanChildrenOrOnReminderIsRefused() {
+    assertThatThrownBy(() -> new AlertEvent.Impact(1, java.util.List.of("a", "b")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("impact names");
+    AlertEvent reminder =
+        AlertEvent.reminder(UUID.randomUUID(), UUID.randomUUID(), "db", OPENED, 3, "x", OPENED);
+    assertThatThrownBy(() -> reminder.withImpact(new AlertEvent.Impact(1, java.util.List.of("a"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("impact is only set on FAILED and RECOVERED");
+    String json =
+        AlertEventJson.write(
+                AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "db", OPENED, 3, null))
+            .replaceFirst("\\{", "{\"impact\":{\"children\":\"many\",\"names\":[]},");
+    assertThatThrownBy(() -> AlertEventJson.read(json.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(InvalidAlertEventException.class)
+        .hasMessageContaining("impact");
+  }
+
+  @Test
   void eventWithoutLocationsOmitsTheField() {
     String json =
         AlertEventJson.write(

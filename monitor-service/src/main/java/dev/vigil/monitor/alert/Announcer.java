@@ -4,6 +4,7 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.PeriodicTask;
 import dev.vigil.kit.db.Database;
 import dev.vigil.kit.tracing.Tracing;
+import dev.vigil.monitor.quiet.Quiet;
 import dev.vigil.monitor.quiet.QuietRules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,8 +18,12 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -41,18 +46,21 @@ import org.slf4j.LoggerFactory;
 public final class Announcer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Announcer.class);
 
-  // Candidates only: every one is checked again under its lock.
+  // Candidates only: every one is checked again under its lock. An incident held back until a
+  // later time (not_before: the end of its quiet period, a parent's recovery plus the settle
+  // period) is not selected before it, so however many are held back the due ones are reached.
   private static final String DUE =
       """
       select i.service
         from incidents i
         join targets t on t.name = i.service
        where i.closed_at is null
+         and (i.not_before is null or i.not_before <= clock_timestamp())
          and (i.announced_at is null
               or (t.remind_every_ms is not null and i.acknowledged_at is null
                   and i.last_announced_at
                       + make_interval(secs => t.remind_every_ms / 1000.0) <= clock_timestamp()))
-       order by coalesce(i.last_announced_at, i.opened_at)
+       order by coalesce(i.not_before, i.last_announced_at, i.opened_at)
        limit ?
       """;
 
@@ -64,7 +72,8 @@ public final class Announcer implements AutoCloseable {
   private static final String INCIDENT =
       """
       select i.id, i.opened_at, i.announced_at, i.last_announced_at, i.acknowledged_at,
-             t.remind_every_ms, a.consecutive_failures, a.last_error, clock_timestamp()
+             t.remind_every_ms, a.consecutive_failures, a.last_error, clock_timestamp(),
+             i.not_before
         from alert_state a
         join incidents i on i.id = a.open_incident_id and i.closed_at is null
         join targets t on t.name = a.service
@@ -177,12 +186,31 @@ public final class Announcer implements AutoCloseable {
         int failures = rs.getInt(7);
         String lastError = rs.getString(8);
         Instant now = rs.getTimestamp(9).toInstant();
+        Timestamp notBefore = rs.getTimestamp(10);
+        if (notBefore != null && notBefore.toInstant().isAfter(now)) {
+          return null; // another instance moved it on meanwhile
+        }
         boolean reminderDue =
             announced
                 && !acknowledged
                 && remindEveryMs != null
                 && !lastAnnounced.toInstant().plusMillis(remindEveryMs).isAfter(now);
-        if ((announced && !reminderDue) || quietRules.at(connection, service, now).isPresent()) {
+        if (announced && !reminderDue) {
+          return null;
+        }
+        if (!announced) {
+          Dependencies.Parents parents =
+              Dependencies.parents(connection, List.of(service))
+                  .getOrDefault(service, Dependencies.Parents.NONE);
+          if (parents.down() != null) {
+            // Due again when that parent recovers (its RECOVERED releases it).
+            hold(connection, incident, parents.reason(), null);
+            return null;
+          }
+        }
+        Optional<Quiet> quiet = quietRules.at(connection, service, now);
+        if (quiet.isPresent()) {
+          hold(connection, incident, announced ? null : quiet.get().reason(), quiet.get().until());
           return null;
         }
         AlertEvent event =
@@ -191,12 +219,18 @@ public final class Announcer implements AutoCloseable {
                     UUID.randomUUID(), incident, service, now, failures, lastError, openedAt)
                 : AlertEvent.deferredFailed(
                     UUID.randomUUID(), incident, service, now, failures, lastError, openedAt);
-        // A deferred FAILED of a target probed from several locations carries their verdicts now,
-        // as one written by the recorder does (a REMINDER carries none, by the contract).
-        java.util.Map<String, String> verdicts =
-            announced ? null : LocationReads.verdicts(connection, service);
-        if (verdicts != null) {
-          event = event.withLocations(verdicts);
+        if (!announced) {
+          // A deferred FAILED of a target probed from several locations carries their verdicts
+          // now, as one written by the recorder does, and a parent's its children's impact (a
+          // REMINDER carries neither, by the contract).
+          Map<String, String> verdicts = LocationReads.verdicts(connection, service);
+          if (verdicts != null) {
+            event = event.withLocations(verdicts);
+          }
+          AlertEvent.Impact impact = Dependencies.impact(connection, List.of(service)).get(service);
+          if (impact != null) {
+            event = event.withImpact(impact);
+          }
         }
         markAnnounced(connection, incident, now, !announced);
         Span span =
@@ -216,6 +250,28 @@ public final class Announcer implements AutoCloseable {
     }
   }
 
+  /**
+   * Records why the incident's FAILED stays held back (null: keep the reason, e.g. for a quiet
+   * REMINDER) and when to look again ({@code until} null: when a parent recovers).
+   */
+  private static void hold(Connection connection, UUID incident, String reason, Instant until)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            """
+            update incidents
+               set held_reason = coalesce(?, held_reason),
+                   not_before = coalesce(?::timestamptz, 'infinity')
+             where id = ?
+            """)) {
+      statement.setString(1, reason);
+      statement.setObject(
+          2, until == null ? null : OffsetDateTime.ofInstant(until, ZoneOffset.UTC));
+      statement.setObject(3, incident);
+      statement.executeUpdate();
+    }
+  }
+
   private static void markAnnounced(
       Connection connection, UUID incident, Instant now, boolean first) throws SQLException {
     try (PreparedStatement statement =
@@ -223,7 +279,7 @@ public final class Announcer implements AutoCloseable {
             """
             update incidents
                set announced_at = case when ? then ? else announced_at end,
-                   last_announced_at = ?
+                   last_announced_at = ?, held_reason = null, not_before = null
              where id = ?
             """)) {
       statement.setBoolean(1, first);

@@ -18,6 +18,8 @@ final class IncidentChange {
   private boolean closes;
   private boolean announced = true;
   private Instant openedAt;
+  private String heldReason;
+  private Instant notBefore;
 
   private IncidentChange(UUID id, String service, boolean opens, String firstError, int probes) {
     this.id = id;
@@ -48,6 +50,32 @@ final class IncidentChange {
   /** Whether its FAILED is written; for one the plan opens, decided by the quiet period. */
   void announced(boolean written) {
     announced = written;
+  }
+
+  /**
+   * For one the plan opens whose FAILED is held back: why (the quiet period's reason, or {@code
+   * parent <name> is down}) and when the announcer looks at it again ({@link Instant#MAX}: when a
+   * parent recovers).
+   */
+  void held(String reason, Instant until) {
+    announced = false;
+    heldReason = reason;
+    notBefore = until;
+  }
+
+  String heldReason() {
+    return heldReason;
+  }
+
+  /**
+   * When the announcer looks at it again, as text for the writer ("infinity" while a parent is
+   * down).
+   */
+  String notBeforeText() {
+    if (notBefore == null) {
+      return null;
+    }
+    return notBefore.equals(Instant.MAX) ? "infinity" : Timestamps.text(notBefore);
   }
 
   /** When an incident open before was opened (the plan's own open at the plan's time). */

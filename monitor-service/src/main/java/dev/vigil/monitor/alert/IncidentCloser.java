@@ -46,6 +46,9 @@ public final class IncidentCloser {
     Instant now = held.now();
     IncidentSql.Closed closed = sql.closeIncident(connection, incident, now);
     sql.resetState(connection, service, now);
+    if (locked.hasChildren()) {
+      Dependencies.release(connection, List.of(service), now);
+    }
     if (!closed.announced()) {
       return Optional.empty();
     }

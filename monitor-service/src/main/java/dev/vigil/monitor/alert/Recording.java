@@ -1,5 +1,6 @@
 package dev.vigil.monitor.alert;
 
+import dev.vigil.contract.AlertEvent;
 import dev.vigil.monitor.quiet.Quiet;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -40,7 +41,8 @@ final class Recording {
     List<String> services = results.stream().map(ProbeResult::service).distinct().sorted().toList();
     int numbers = (int) results.stream().filter(r -> r.order() == null).count();
     PlanWriter writer = PlanWriter.of(results.size(), setWriter, rowWriter);
-    RecordingPlan plan = new RecordingPlan(lock.lock(connection, services, numbers));
+    StateLock.Held held = lock.lock(connection, services, numbers);
+    RecordingPlan plan = new RecordingPlan(held);
     results.forEach(plan::add);
     List<String> opening = plan.opening();
     Map<String, Optional<Quiet>> quietPeriods =
@@ -49,11 +51,30 @@ final class Recording {
     if (!openBefore.isEmpty()) {
       writer.updateIncidents(connection, plan.now(), openBefore);
     }
-    plan.decide(quietPeriods);
+    // Only services with parents (or children) cost a statement more.
+    List<String> children = only(held, opening, StateLock.Row::hasParents);
+    Map<String, Dependencies.Parents> parents =
+        children.isEmpty() ? Map.of() : Dependencies.parents(connection, children);
+    List<String> transitioning = only(held, plan.transitioning(), StateLock.Row::hasChildren);
+    Map<String, AlertEvent.Impact> impact =
+        transitioning.isEmpty() ? Map.of() : Dependencies.impact(connection, transitioning);
+    plan.decide(quietPeriods, parents, impact);
     if (!plan.accepted().isEmpty()) {
       writer.write(connection, plan);
     }
+    List<String> closing = only(held, plan.closing(), StateLock.Row::hasChildren);
+    if (!closing.isEmpty()) {
+      // After the write, so a child opened in this plan and held by one of these is released too.
+      Dependencies.release(connection, closing, plan.now());
+    }
     return plan.recorded();
+  }
+
+  private static List<String> only(
+      StateLock.Held held,
+      List<String> services,
+      java.util.function.Predicate<StateLock.Row> which) {
+    return services.stream().filter(s -> which.test(held.rows().get(s))).toList();
   }
 
   /**

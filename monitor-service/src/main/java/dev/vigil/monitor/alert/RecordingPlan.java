@@ -158,24 +158,42 @@ final class RecordingPlan {
     return incidents.values().stream().filter(IncidentChange::opens).toList();
   }
 
+  /** Services with a result that opens or closes an incident (their events may carry impact). */
+  List<String> transitioning() {
+    return accepted.stream()
+        .filter(a -> a.step().action() != AlertStateMachine.Action.NONE)
+        .map(a -> a.result().service())
+        .distinct()
+        .toList();
+  }
+
+  /** Services whose incident this plan closes (their children's held-back FAILEDs are released). */
+  List<String> closing() {
+    return accepted.stream()
+        .filter(a -> a.step().action() == AlertStateMachine.Action.CLOSE)
+        .map(a -> a.result().service())
+        .distinct()
+        .toList();
+  }
+
   /**
-   * Pass two, once the quiet periods of {@link #opening} services are known and the {@link
-   * #openBefore} incidents were updated: the FAILED and RECOVERED events, and every outcome.
+   * Pass two, once the quiet periods and parents of {@link #opening} services are known and the
+   * {@link #openBefore} incidents were updated: the FAILED and RECOVERED events, and every outcome.
+   * A FAILED is written only when neither a quiet period nor a down parent holds it back; a parent
+   * is down when its FAILED was written before (in {@code parents}) or by this plan, so a gateway
+   * and its children failing in one batch write the gateway's FAILED only.
    */
-  void decide(Map<String, Optional<Quiet>> quiet) {
+  void decide(
+      Map<String, Optional<Quiet>> quiet,
+      Map<String, Dependencies.Parents> parents,
+      Map<String, AlertEvent.Impact> impact) {
+    Map<String, IncidentChange> openedBy = new LinkedHashMap<>();
     for (IncidentChange o : opened()) {
-      Optional<Quiet> q = quiet.getOrDefault(o.service(), Optional.empty());
-      o.announced(q.isEmpty());
-      if (q.isPresent()) {
-        // The Announcer writes its FAILED if it is still open when the quiet period ends.
-        LOG.info(
-            "incident opened while quiet, FAILED deferred service={} incident_id={}"
-                + " quiet={} until={}",
-            o.service(),
-            o.id(),
-            q.get().reason(),
-            q.get().until());
-      }
+      openedBy.put(o.service(), o);
+    }
+    java.util.Set<String> decided = new java.util.HashSet<>();
+    for (IncidentChange o : opened()) {
+      decideOpened(o, quiet, parents, openedBy, decided, 0);
     }
     for (Accepted a : accepted) {
       AlertStateMachine.State next = a.step().next();
@@ -197,12 +215,61 @@ final class RecordingPlan {
       if (event != null && a.verdicts() != null && !a.verdicts().isEmpty()) {
         event = event.withLocations(a.verdicts());
       }
+      if (event != null && impact.containsKey(event.service())) {
+        event = event.withImpact(impact.get(event.service()));
+      }
       if (event != null) {
         events.add(event);
         eventTraces.add(a.result().trace() == null ? null : a.result().trace().toString());
       }
       recorded.set(
           a.index(), new Recorder.Recorded(a.result(), RecordOutcome.accepted(next, event), null));
+    }
+  }
+
+  // Parents opened by this plan first (depth-bounded: cycles are refused when targets are stored).
+  private void decideOpened(
+      IncidentChange o,
+      Map<String, Optional<Quiet>> quiet,
+      Map<String, Dependencies.Parents> parents,
+      Map<String, IncidentChange> openedBy,
+      java.util.Set<String> decided,
+      int depth) {
+    if (!decided.add(o.service())) {
+      return;
+    }
+    Dependencies.Parents p = parents.getOrDefault(o.service(), Dependencies.Parents.NONE);
+    String downParent = p.down();
+    for (String parent : p.dependsOn()) {
+      IncidentChange inPlan = openedBy.get(parent);
+      if (inPlan == null || depth > 64) {
+        continue;
+      }
+      decideOpened(inPlan, quiet, parents, openedBy, decided, depth + 1);
+      if (downParent == null && inPlan.announced() && !inPlan.closes()) {
+        downParent = parent;
+      }
+    }
+    Optional<Quiet> q = quiet.getOrDefault(o.service(), Optional.empty());
+    if (downParent != null) {
+      // Due when the parent recovers (its RECOVERED releases it), whatever the quiet period says.
+      o.held("parent " + downParent + " is down", Instant.MAX);
+      LOG.info(
+          "incident opened while a parent is down, FAILED deferred service={} incident_id={}"
+              + " parent={}",
+          o.service(),
+          o.id(),
+          downParent);
+    } else if (q.isPresent()) {
+      // The Announcer writes its FAILED if it is still open when the quiet period ends.
+      o.held(q.get().reason(), q.get().until());
+      LOG.info(
+          "incident opened while quiet, FAILED deferred service={} incident_id={}"
+              + " quiet={} until={}",
+          o.service(),
+          o.id(),
+          q.get().reason(),
+          q.get().until());
     }
   }
 

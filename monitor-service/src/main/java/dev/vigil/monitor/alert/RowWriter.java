@@ -41,10 +41,11 @@ final class RowWriter implements PlanWriter {
       """
       with opened as (
           insert into incidents (id, service, opened_at, first_error, last_error, probe_count,
-                                 announced_at, last_announced_at, closed_at)
+                                 announced_at, last_announced_at, closed_at, held_reason,
+                                 not_before)
           select ?::uuid, ?, ?::timestamptz, ?, ?, ?,
                  case when ? then ?::timestamptz end, case when ? then ?::timestamptz end,
-                 case when ? then ?::timestamptz end
+                 case when ? then ?::timestamptz end, ?, ?::timestamptz
            where ?
       ), state as (
           update alert_state
@@ -133,6 +134,8 @@ final class RowWriter implements PlanWriter {
       p.time(now);
       p.bool(incident != null && incident.closes());
       p.time(now);
+      p.text(incident == null ? null : incident.heldReason());
+      p.text(incident == null ? null : incident.notBeforeText());
       p.bool(incident != null);
       // state
       AlertStateMachine.State state = run.state();

@@ -50,13 +50,15 @@ final class SetWriter implements PlanWriter {
           select ?::timestamptz as now
       ), opened as (
           insert into incidents (id, service, opened_at, first_error, last_error, probe_count,
-                                 announced_at, last_announced_at, closed_at)
+                                 announced_at, last_announced_at, closed_at, held_reason,
+                                 not_before)
           select u.id, u.service, p.now, u.first_error, u.last_error, u.probes,
                  case when u.announced then p.now end, case when u.announced then p.now end,
-                 case when u.closed then p.now end
+                 case when u.closed then p.now end, u.held_reason, u.not_before::timestamptz
             from p, unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int[], ?::boolean[],
-                           ?::boolean[])
-                    as u(id, service, first_error, last_error, probes, announced, closed)
+                           ?::boolean[], ?::text[], ?::text[])
+                    as u(id, service, first_error, last_error, probes, announced, closed,
+                         held_reason, not_before)
       ), src as (
           select * from unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::uuid[], ?::text[],
                                ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[],
@@ -163,36 +165,38 @@ final class SetWriter implements PlanWriter {
       s.setArray(6, array(connection, "int4", opened, IncidentChange::probes));
       s.setArray(7, array(connection, "bool", opened, IncidentChange::announced));
       s.setArray(8, array(connection, "bool", opened, IncidentChange::closes));
-      s.setArray(9, array(connection, "text", last, l -> l.result().service()));
-      s.setArray(10, array(connection, "int4", last, l -> l.state().failures()));
-      s.setArray(11, array(connection, "int4", last, l -> l.state().successes()));
-      s.setArray(12, array(connection, "int4", last, l -> l.state().failuresBeforeSuccesses()));
-      s.setArray(13, array(connection, "uuid", last, l -> l.state().openIncident()));
-      s.setArray(14, array(connection, "text", last, l -> Timestamps.text(l.startedAt())));
-      s.setArray(15, array(connection, "text", last, ServiceRun::lastError));
-      s.setArray(16, array(connection, "int8", last, ServiceRun::order));
-      s.setArray(17, array(connection, "text", last, l -> Timestamps.text(l.pushedStartedAt())));
-      s.setArray(18, array(connection, "text", last, l -> l.status().name()));
-      s.setArray(19, array(connection, "int8", last, l -> l.result().latencyMs()));
-      s.setArray(20, array(connection, "int4", last, l -> l.result().httpStatus()));
-      s.setArray(21, array(connection, "text", last, ServiceRun::healthError));
-      s.setArray(22, array(connection, "text", last, l -> l.result().source().column()));
-      s.setArray(23, array(connection, "bool", last, ServiceRun::statusChanged));
-      s.setArray(24, array(connection, "text", history, a -> a.result().service()));
-      s.setArray(25, array(connection, "text", history, a -> a.result().status().name()));
-      s.setArray(26, array(connection, "text", history, a -> Timestamps.text(a.startedAt())));
-      s.setArray(27, array(connection, "int8", history, a -> a.result().latencyMs()));
-      s.setArray(28, array(connection, "int4", history, a -> a.result().httpStatus()));
-      s.setArray(29, array(connection, "text", history, a -> a.result().error()));
-      s.setArray(30, array(connection, "text", history, a -> a.result().source().column()));
-      s.setArray(31, array(connection, "text", history, a -> a.result().location()));
-      s.setArray(32, array(connection, "uuid", events, AlertEvent::eventId));
-      s.setArray(33, array(connection, "text", events, AlertEvent::service));
-      s.setArray(34, array(connection, "text", events, e -> e.kind().name()));
-      s.setArray(35, array(connection, "text", events, AlertEventJson::write));
-      s.setArray(36, array(connection, "uuid", events, AlertEvent::incidentId));
-      s.setArray(37, array(connection, "int4", events, AlertEvent::schemaVersion));
-      s.setArray(38, connection.createArrayOf("text", plan.eventTraces().toArray()));
+      s.setArray(9, array(connection, "text", opened, IncidentChange::heldReason));
+      s.setArray(10, array(connection, "text", opened, IncidentChange::notBeforeText));
+      s.setArray(11, array(connection, "text", last, l -> l.result().service()));
+      s.setArray(12, array(connection, "int4", last, l -> l.state().failures()));
+      s.setArray(13, array(connection, "int4", last, l -> l.state().successes()));
+      s.setArray(14, array(connection, "int4", last, l -> l.state().failuresBeforeSuccesses()));
+      s.setArray(15, array(connection, "uuid", last, l -> l.state().openIncident()));
+      s.setArray(16, array(connection, "text", last, l -> Timestamps.text(l.startedAt())));
+      s.setArray(17, array(connection, "text", last, ServiceRun::lastError));
+      s.setArray(18, array(connection, "int8", last, ServiceRun::order));
+      s.setArray(19, array(connection, "text", last, l -> Timestamps.text(l.pushedStartedAt())));
+      s.setArray(20, array(connection, "text", last, l -> l.status().name()));
+      s.setArray(21, array(connection, "int8", last, l -> l.result().latencyMs()));
+      s.setArray(22, array(connection, "int4", last, l -> l.result().httpStatus()));
+      s.setArray(23, array(connection, "text", last, ServiceRun::healthError));
+      s.setArray(24, array(connection, "text", last, l -> l.result().source().column()));
+      s.setArray(25, array(connection, "bool", last, ServiceRun::statusChanged));
+      s.setArray(26, array(connection, "text", history, a -> a.result().service()));
+      s.setArray(27, array(connection, "text", history, a -> a.result().status().name()));
+      s.setArray(28, array(connection, "text", history, a -> Timestamps.text(a.startedAt())));
+      s.setArray(29, array(connection, "int8", history, a -> a.result().latencyMs()));
+      s.setArray(30, array(connection, "int4", history, a -> a.result().httpStatus()));
+      s.setArray(31, array(connection, "text", history, a -> a.result().error()));
+      s.setArray(32, array(connection, "text", history, a -> a.result().source().column()));
+      s.setArray(33, array(connection, "text", history, a -> a.result().location()));
+      s.setArray(34, array(connection, "uuid", events, AlertEvent::eventId));
+      s.setArray(35, array(connection, "text", events, AlertEvent::service));
+      s.setArray(36, array(connection, "text", events, e -> e.kind().name()));
+      s.setArray(37, array(connection, "text", events, AlertEventJson::write));
+      s.setArray(38, array(connection, "uuid", events, AlertEvent::incidentId));
+      s.setArray(39, array(connection, "int4", events, AlertEvent::schemaVersion));
+      s.setArray(40, connection.createArrayOf("text", plan.eventTraces().toArray()));
       s.executeUpdate();
     }
     List<RecordingPlan.Moved> moved = plan.movedLocations();

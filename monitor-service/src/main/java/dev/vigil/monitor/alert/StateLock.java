@@ -37,7 +37,9 @@ final class StateLock {
       int recoveryThreshold,
       List<String> locations,
       int quorum,
-      Duration staleAfter) {
+      Duration staleAfter,
+      boolean hasParents,
+      boolean hasChildren) {
 
     /** Whether the target is probed from several locations (its incident is decided by quorum). */
     boolean located() {
@@ -67,7 +69,10 @@ final class StateLock {
                  a.failures_before_successes, a.open_incident_id, a.last_result_seq,
                  a.last_pushed_started_at, a.last_error, t.failure_threshold, t.recovery_threshold,
                  t.locations, coalesce(t.quorum, cardinality(t.locations) / 2 + 1) as quorum,
-                 3 * t.interval_ms + t.timeout_ms as stale_after_ms
+                 3 * t.interval_ms + t.timeout_ms as stale_after_ms,
+                 cardinality(t.depends_on) > 0 as has_parents,
+                 exists (select 1 from targets c where c.depends_on @> array[a.service])
+                     as has_children
             from alert_state a
             join targets t on t.name = a.service
       """;
@@ -144,7 +149,9 @@ final class StateLock {
                   rs.getInt(10),
                   locations(rs.getArray("locations")),
                   rs.getInt("quorum"),
-                  Duration.ofMillis(rs.getLong("stale_after_ms"))));
+                  Duration.ofMillis(rs.getLong("stale_after_ms")),
+                  rs.getBoolean("has_parents"),
+                  rs.getBoolean("has_children")));
         }
       }
     }

@@ -47,7 +47,7 @@ final class StatusQueries {
   private static final String INCIDENTS =
       """
       select id, service, opened_at, closed_at, first_error, last_error, probe_count,
-             announced_at, acknowledged_by, acknowledged_at
+             announced_at, acknowledged_by, acknowledged_at, held_reason
         from incidents
        where (?::text is null or service = ?)
          and (? = 'all' or (? = 'open') = (closed_at is null))
@@ -187,6 +187,8 @@ final class StatusQueries {
           incident.put("lastError", rs.getString("last_error"));
           incident.put("probeCount", rs.getInt("probe_count"));
           incident.put("announcedAt", instant(rs, "announced_at"));
+          // Why its FAILED was not written (yet): a quiet period, or "parent gateway is down".
+          incident.put("heldReason", rs.getString("held_reason"));
           incident.put("acknowledgedBy", rs.getString("acknowledged_by"));
           incident.put("acknowledgedAt", instant(rs, "acknowledged_at"));
           return incident;

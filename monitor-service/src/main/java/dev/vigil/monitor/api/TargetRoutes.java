@@ -8,6 +8,7 @@ import dev.vigil.monitor.targets.TargetStore;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,12 +31,7 @@ final class TargetRoutes {
 
   void register(RoutesConfig routes) {
     routes.get(
-        "/api/targets",
-        ctx ->
-            Http.json(
-                ctx,
-                200,
-                Map.of("targets", targets.list().stream().map(TargetRoutes::describe).toList())));
+        "/api/targets", ctx -> Http.json(ctx, 200, Map.of("targets", describeAll(targets.list()))));
     routes.get("/api/targets/{name}", ctx -> Http.json(ctx, 200, describe(existingTarget(ctx))));
     routes.post("/api/targets", this::addTarget);
     routes.put("/api/targets/{name}", this::updateTarget);
@@ -98,7 +94,21 @@ final class TargetRoutes {
     return targets.find(name).orElseThrow(() -> new UnknownServiceException(name));
   }
 
-  private static Map<String, Object> describe(TargetSpec spec) {
+  // Unknown parents are those not among the listed targets: no query per target.
+  private static List<Map<String, Object>> describeAll(List<TargetSpec> all) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    all.forEach(t -> names.add(t.name()));
+    return all.stream()
+        .map(t -> describe(t, t.dependsOn().stream().filter(p -> !names.contains(p)).toList()))
+        .toList();
+  }
+
+  private Map<String, Object> describe(TargetSpec spec) {
+    return describe(
+        spec, spec.dependsOn().isEmpty() ? List.of() : targets.unknown(spec.dependsOn()));
+  }
+
+  private static Map<String, Object> describe(TargetSpec spec, List<String> unknown) {
     Map<String, Object> target = new LinkedHashMap<>();
     target.put("name", spec.name());
     target.put("type", spec.kind().column());
@@ -128,6 +138,16 @@ final class TargetRoutes {
     }
     if (spec.retryInterval() != null) {
       target.put("retryInterval", spec.retryInterval().toMillis() + "ms");
+    }
+    if (!spec.dependsOn().isEmpty()) {
+      target.put("dependsOn", spec.dependsOn());
+      // The settle period in force (given, or the interval it defaults to).
+      target.put("dependencySettle", spec.effectiveDependencySettle().toMillis() + "ms");
+      // A parent that is not a target (yet) holds nothing back: said so, by name.
+      Map<String, String> parents = new LinkedHashMap<>();
+      spec.dependsOn()
+          .forEach(p -> parents.put(p, unknown.contains(p) ? "unknown parent" : "target"));
+      target.put("parents", parents);
     }
     // Checks beyond the status code, as written; inline header values are never shown.
     spec.checks()

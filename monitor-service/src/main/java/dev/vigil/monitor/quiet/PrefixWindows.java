@@ -56,6 +56,7 @@ public final class PrefixWindows {
           for (Entry entry : windows) {
             insert(connection, new Entry(entry.id(), entry.prefix(), entry.window(), "file"));
           }
+          QuietRules.recheckHeld(connection, null, ""); // read at start: every service
           return null;
         });
   }
@@ -95,10 +96,16 @@ public final class PrefixWindows {
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
-                  "delete from maintenance_windows where id = ? and source = 'api'")) {
+                  "delete from maintenance_windows where id = ? and source = 'api' returning prefix")) {
             statement.setObject(1, id);
-            return statement.executeUpdate() == 1;
+            try (java.sql.ResultSet rs = statement.executeQuery()) {
+              if (!rs.next()) {
+                return false;
+              }
+              QuietRules.recheckHeld(connection, null, rs.getString(1));
+            }
           }
+          return true;
         });
   }
 

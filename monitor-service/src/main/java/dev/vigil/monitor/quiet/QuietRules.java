@@ -38,6 +38,30 @@ public final class QuietRules {
        where ends_at > ? and (service = ? or starts_with(?, prefix))
       """;
 
+  // Incidents held back until a quiet period's end (not while a parent is down: 'infinity').
+  private static final String RECHECK =
+      """
+      update incidents set not_before = clock_timestamp()
+       where closed_at is null and not_before > clock_timestamp() and not_before <> 'infinity'
+         and (service = ? or starts_with(service, ?))
+      """;
+
+  /**
+   * Makes the incidents of {@code service} (or of every service starting with {@code prefix}; null
+   * for either: none by it) held back until the end of a quiet period due now, in the caller's
+   * transaction: called when a window or silence is removed or a target's windows change, since a
+   * quiet period may end earlier than the announcer was told. The announcer decides again under
+   * each service's lock (and holds the still-quiet ones back until their new end).
+   */
+  public static void recheckHeld(Connection connection, String service, String prefix)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(RECHECK)) {
+      statement.setString(1, service);
+      statement.setString(2, prefix);
+      statement.executeUpdate();
+    }
+  }
+
   /** The quiet period of {@code service} at {@code now}, or empty. */
   public Optional<Quiet> at(Connection connection, String service, Instant now)
       throws SQLException {

@@ -102,10 +102,17 @@ public final class Silences {
         "deleting silence " + id,
         connection -> {
           try (PreparedStatement statement =
-              connection.prepareStatement("delete from silences where id = ?")) {
+              connection.prepareStatement(
+                  "delete from silences where id = ? returning service, prefix")) {
             statement.setObject(1, id);
-            return statement.executeUpdate() == 1;
+            try (java.sql.ResultSet rs = statement.executeQuery()) {
+              if (!rs.next()) {
+                return false;
+              }
+              QuietRules.recheckHeld(connection, rs.getString(1), rs.getString(2));
+            }
           }
+          return true;
         });
   }
 }

@@ -95,7 +95,7 @@ final class OverviewReads {
            where closed_at is null or closed_at > now() - interval '30 days'
       )
       select id, service, opened_at, closed_at, first_error, last_error, probe_count,
-             acknowledged_by, acknowledged_at,
+             acknowledged_by, acknowledged_at, held_reason, announced_at,
              count(*) over () as total, count(*) filter (where closed_at is null) over () as open
         from recent
        order by (closed_at is null) desc, opened_at desc

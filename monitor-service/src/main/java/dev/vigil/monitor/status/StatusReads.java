@@ -68,7 +68,7 @@ final class StatusReads {
   private static final String INCIDENTS =
       """
       select id, service, opened_at, closed_at, first_error, last_error, probe_count,
-             acknowledged_by, acknowledged_at
+             acknowledged_by, acknowledged_at, held_reason, announced_at
         from incidents
        where (?::text is null or service = ?)
          and (closed_at is null or closed_at > now() - interval '30 days')
@@ -147,7 +147,8 @@ final class StatusReads {
       String lastError,
       int probeCount,
       String acknowledgedBy,
-      Instant acknowledgedAt) {}
+      Instant acknowledgedAt,
+      String heldParent) {}
 
   /** One recorded check. */
   record CheckRow(
@@ -321,7 +322,21 @@ final class StatusReads {
         rs.getString("last_error"),
         rs.getInt("probe_count"),
         rs.getString("acknowledged_by"),
-        instant(rs, "acknowledged_at"));
+        instant(rs, "acknowledged_at"),
+        heldParent(rs));
+  }
+
+  // The parent holding back an open incident's FAILED (its reason reads "parent <name> is down").
+  private static String heldParent(ResultSet rs) throws SQLException {
+    String reason = rs.getString("held_reason");
+    if (reason == null
+        || rs.getObject("closed_at") != null
+        || rs.getObject("announced_at") != null
+        || !reason.startsWith("parent ")
+        || !reason.endsWith(" is down")) {
+      return null;
+    }
+    return reason.substring("parent ".length(), reason.length() - " is down".length());
   }
 
   private static List<CheckRow> checks(Connection connection, String service, int limit)

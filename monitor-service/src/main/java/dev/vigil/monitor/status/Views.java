@@ -100,7 +100,9 @@ final class Views {
       int probeCount,
       String acknowledgedBy,
       String acknowledged,
-      String acknowledgedIso) {}
+      String acknowledgedIso,
+      String heldParent,
+      List<IncidentView> suppressed) {}
 
   record CheckView(
       String time,
@@ -277,7 +279,8 @@ final class Views {
                         null,
                         i.probeCount(),
                         null,
-                        null))
+                        null,
+                        i.heldParent()))
             .toList(),
         snapshot.checks().stream()
             .map(
@@ -347,11 +350,40 @@ final class Views {
         row.locationErrors() == null ? null : Format.text(row.locationErrors(), Format.MAX_ERROR));
   }
 
+  /**
+   * The incidents as listed, with each open incident held back by a parent whose own open incident
+   * is listed grouped under that parent (not listed again on its own): one outage, one entry.
+   */
   private static List<IncidentView> incidents(Snapshot snapshot) {
-    return snapshot.incidents().stream().map(row -> incident(row, snapshot.now())).toList();
+    java.util.Map<String, IncidentRow> openParents = new java.util.HashMap<>();
+    snapshot.incidents().stream()
+        .filter(i -> i.closedAt() == null)
+        .forEach(i -> openParents.put(i.service(), i));
+    java.util.Map<String, List<IncidentView>> children = new java.util.HashMap<>();
+    List<IncidentRow> top = new java.util.ArrayList<>();
+    for (IncidentRow row : snapshot.incidents()) {
+      if (row.heldParent() != null && openParents.containsKey(row.heldParent())) {
+        children
+            .computeIfAbsent(row.heldParent(), p -> new java.util.ArrayList<>())
+            .add(incident(row, snapshot.now(), List.of()));
+      } else {
+        top.add(row);
+      }
+    }
+    return top.stream()
+        .map(
+            row ->
+                incident(
+                    row,
+                    snapshot.now(),
+                    row.closedAt() == null
+                        ? children.getOrDefault(row.service(), List.of())
+                        : List.of()))
+        .toList();
   }
 
-  private static IncidentView incident(IncidentRow row, Instant now) {
+  private static IncidentView incident(
+      IncidentRow row, Instant now, List<IncidentView> suppressed) {
     boolean open = row.closedAt() == null;
     return new IncidentView(
         row.service(),
@@ -367,7 +399,9 @@ final class Views {
         row.probeCount(),
         row.acknowledgedBy() == null ? null : Format.text(row.acknowledgedBy(), Format.MAX_ERROR),
         row.acknowledgedAt() == null ? "" : Format.time(row.acknowledgedAt()),
-        Format.iso(row.acknowledgedAt()));
+        Format.iso(row.acknowledgedAt()),
+        row.heldParent() == null ? null : Format.text(row.heldParent(), Format.MAX_ERROR),
+        suppressed);
   }
 
   private static CheckView check(CheckRow row) {

@@ -13,8 +13,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -98,6 +100,18 @@ public final class TargetFile {
       targets.add(spec);
       position++;
     }
+    Map<String, List<String>> parents = new HashMap<>();
+    targets.forEach(t -> parents.put(t.name(), t.dependsOn()));
+    new DependencyGraph(parents)
+        .cycle()
+        .ifPresent(
+            cycle -> {
+              throw new InvalidTargetException(
+                  source,
+                  "'" + cycle.getFirst() + "'",
+                  "dependsOn",
+                  "dependency cycle: " + DependencyGraph.show(cycle));
+            });
     return List.copyOf(targets);
   }
 

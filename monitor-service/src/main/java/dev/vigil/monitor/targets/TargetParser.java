@@ -57,7 +57,9 @@ public final class TargetParser {
           "maintenance",
           "locations",
           "quorum",
-          "retryInterval");
+          "retryInterval",
+          "dependsOn",
+          "dependencySettle");
 
   /** Every field a target definition may have, in the targets file and the API. */
   static final Set<String> FIELDS = union(BASE_FIELDS, CheckFields.NAMES);
@@ -195,6 +197,9 @@ public final class TargetParser {
           "retryInterval",
           "must not exceed the interval (" + human(interval) + "), was " + human(retryInterval));
     }
+    DependencyFields dependencies = new DependencyFields(this, node);
+    List<String> parents = dependencies.parents(name);
+    Duration settle = dependencies.settle(parents);
     return TargetSpec.builder(name, kind)
         .url(url)
         .method(method)
@@ -213,6 +218,7 @@ public final class TargetParser {
         .maintenance(maintenance())
         .locations(locations, quorum)
         .retryInterval(retryInterval)
+        .dependsOn(parents, settle)
         .build();
   }
 

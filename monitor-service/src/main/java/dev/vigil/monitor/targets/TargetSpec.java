@@ -38,6 +38,11 @@ import java.util.Objects;
  *     {@code locations}); only with locations
  * @param retryInterval the shorter interval used while failures count towards an incident or
  *     successes towards its recovery (null: the interval)
+ * @param dependsOn the target's parents by name, at most {@link #MAX_PARENTS}, never itself: while
+ *     one of them is down (its FAILED written) an incident of this target writes no FAILED (empty:
+ *     none). A name that is not a target yet is allowed and holds nothing back.
+ * @param dependencySettle how long after its last parent recovered this target's held-back FAILED
+ *     waits (null: one interval)
  */
 public record TargetSpec(
     String name,
@@ -58,10 +63,15 @@ public record TargetSpec(
     List<Window> maintenance,
     List<String> locations,
     Integer quorum,
-    Duration retryInterval) {
+    Duration retryInterval,
+    List<String> dependsOn,
+    Duration dependencySettle) {
 
   /** Most locations one target may list. */
   public static final int MAX_LOCATIONS = 16;
+
+  /** Most parents one target may list in {@code dependsOn}. */
+  public static final int MAX_PARENTS = 32;
 
   public TargetSpec {
     if (!ServiceNames.isValid(name)) {
@@ -91,6 +101,18 @@ public record TargetSpec(
     if (retryInterval != null
         && (retryInterval.toMillis() < 1000 || retryInterval.compareTo(interval) > 0)) {
       throw new IllegalArgumentException("retryInterval must be between 1s and the interval");
+    }
+    dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+    if (dependsOn.size() > MAX_PARENTS
+        || dependsOn.stream().distinct().count() < dependsOn.size()
+        || dependsOn.contains(name)
+        || !dependsOn.stream().allMatch(ServiceNames::isValid)) {
+      throw new IllegalArgumentException(
+          "dependsOn must list at most " + MAX_PARENTS + " distinct target names, not itself");
+    }
+    if (dependencySettle != null
+        && (dependencySettle.isNegative() || dependencySettle.compareTo(Duration.ofDays(1)) > 0)) {
+      throw new IllegalArgumentException("dependencySettle must be between 0 and 1d");
     }
     if (remindEvery != null && remindEvery.toMillis() < 1000) {
       throw new IllegalArgumentException("remindEvery must be at least 1s");
@@ -142,7 +164,8 @@ public record TargetSpec(
         .remindEvery(remindEvery)
         .maintenance(maintenance)
         .locations(locations, quorum)
-        .retryInterval(retryInterval);
+        .retryInterval(retryInterval)
+        .dependsOn(dependsOn, dependencySettle);
   }
 
   /** Whether the target is probed from several locations (with a quorum). */
@@ -158,6 +181,13 @@ public record TargetSpec(
   /** The interval between re-checks while a failure or recovery is counting. */
   public Duration effectiveRetryInterval() {
     return retryInterval != null ? retryInterval : interval;
+  }
+
+  /**
+   * How long a held-back FAILED waits after the last parent recovered: as given, or the interval.
+   */
+  public Duration effectiveDependencySettle() {
+    return dependencySettle != null ? dependencySettle : interval;
   }
 
   /** A copy with other thresholds. */
@@ -191,6 +221,8 @@ public record TargetSpec(
     private List<String> locations = List.of();
     private Integer quorum;
     private Duration retryInterval;
+    private List<String> dependsOn = List.of();
+    private Duration dependencySettle;
 
     private Builder(String name, TargetKind kind) {
       this.name = name;
@@ -276,6 +308,13 @@ public record TargetSpec(
       return this;
     }
 
+    /** The parents, and the settle period after the last one recovered (null: one interval). */
+    public Builder dependsOn(List<String> parents, Duration settle) {
+      this.dependsOn = parents;
+      this.dependencySettle = settle;
+      return this;
+    }
+
     /** The target; throws IllegalArgumentException or NullPointerException as the record does. */
     public TargetSpec build() {
       return new TargetSpec(
@@ -297,7 +336,9 @@ public record TargetSpec(
           maintenance,
           locations,
           quorum,
-          retryInterval);
+          retryInterval,
+          dependsOn,
+          dependencySettle);
     }
   }
 }

@@ -37,8 +37,9 @@ public final class TargetStore {
       insert into targets (name, kind, url, method, interval_ms, timeout_ms, connect_timeout_ms,
                            accepted_status, failure_threshold, recovery_threshold,
                            follow_redirects, enabled, source, heartbeat_ms, checks,
-                           remind_every_ms, maintenance, locations, quorum, retry_interval_ms)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?)
+                           remind_every_ms, maintenance, locations, quorum, retry_interval_ms,
+                           depends_on, dependency_settle_ms)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?, ?)
       on conflict (name) do update
          set kind = excluded.kind, url = excluded.url, method = excluded.method,
              interval_ms = excluded.interval_ms, timeout_ms = excluded.timeout_ms,
@@ -51,6 +52,8 @@ public final class TargetStore {
              checks = excluded.checks, remind_every_ms = excluded.remind_every_ms,
              maintenance = excluded.maintenance, locations = excluded.locations,
              quorum = excluded.quorum, retry_interval_ms = excluded.retry_interval_ms,
+             depends_on = excluded.depends_on,
+             dependency_settle_ms = excluded.dependency_settle_ms,
              updated_at = now()
       """;
 
@@ -83,6 +86,21 @@ public final class TargetStore {
          and t.heartbeat_ms is not null
       """;
 
+  // Dependency edits are serialised (one transaction at a time checks the whole graph), so two
+  // concurrent edits cannot each close half of a cycle.
+  private static final String LOCK_GRAPH =
+      "select pg_advisory_xact_lock(hashtext('vigil.dependsOn'))";
+
+  private static final String EDGES =
+      "select name, depends_on from targets where cardinality(depends_on) > 0";
+
+  // A deleted target is no longer anyone's parent, in the same transaction.
+  private static final String FORGET_PARENT =
+      """
+      update targets set depends_on = array_remove(depends_on, ?), updated_at = now()
+       where depends_on @> array[?]::text[]
+      """;
+
   /** The stored fields that decide whether a heartbeat deadline must start again. */
   private record Previous(String kind, Integer heartbeatMs, boolean enabled) {}
 
@@ -112,6 +130,7 @@ public final class TargetStore {
           for (TargetSpec target : targets) {
             upsert(connection, target, source, closed);
           }
+          afterChange(connection, targets, source == Source.FILE ? "targets file" : "request body");
           return null;
         });
     LOG.info("targets stored count={} source={}", targets.size(), source);
@@ -134,6 +153,7 @@ public final class TargetStore {
                 return false;
               }
               upsert(connection, target, Source.API, closed);
+              afterChange(connection, List.of(target), "request body");
               return true;
             });
     logClosed(closed);
@@ -157,9 +177,45 @@ public final class TargetStore {
             throw new UnknownServiceException(target.name());
           }
           upsert(connection, target, Source.API, closed);
+          afterChange(connection, List.of(target), "request body");
           return null;
         });
     logClosed(closed);
+  }
+
+  /**
+   * What every change of targets checks and releases in its transaction: no dependency cycle among
+   * all stored targets (refused naming the cycle), and incidents held back until a quiet period's
+   * end are looked at again (the target's windows may have changed).
+   */
+  private static void afterChange(Connection connection, List<TargetSpec> changed, String source)
+      throws SQLException {
+    if (changed.size() == 1) {
+      dev.vigil.monitor.quiet.QuietRules.recheckHeld(connection, changed.getFirst().name(), null);
+    } else {
+      dev.vigil.monitor.quiet.QuietRules.recheckHeld(connection, null, ""); // the file: every one
+    }
+    if (changed.stream().allMatch(t -> t.dependsOn().isEmpty())) {
+      return; // a cycle through a changed target needs one of its own edges
+    }
+    try (PreparedStatement statement = connection.prepareStatement(LOCK_GRAPH)) {
+      statement.executeQuery().close();
+    }
+    java.util.Map<String, List<String>> edges = new java.util.HashMap<>();
+    try (PreparedStatement statement = connection.prepareStatement(EDGES);
+        ResultSet rs = statement.executeQuery()) {
+      while (rs.next()) {
+        edges.put(rs.getString(1), List.of((String[]) rs.getArray(2).getArray()));
+      }
+    }
+    var cycle = new DependencyGraph(edges).cycle();
+    if (cycle.isPresent()) {
+      throw new InvalidTargetException(
+          source,
+          "'" + cycle.get().getFirst() + "'",
+          "dependsOn",
+          "dependency cycle: " + DependencyGraph.show(cycle.get()));
+    }
   }
 
   /**
@@ -241,6 +297,11 @@ public final class TargetStore {
                 statement.setString(1, name);
                 statement.executeUpdate();
               }
+              try (PreparedStatement statement = connection.prepareStatement(FORGET_PARENT)) {
+                statement.setString(1, name);
+                statement.setString(2, name);
+                statement.executeUpdate();
+              }
               return event;
             });
     LOG.info("target deleted service={}", name);
@@ -251,6 +312,26 @@ public final class TargetStore {
   public Optional<TargetSpec> find(String name) {
     List<TargetSpec> found = query("select * from targets where name = ?", name);
     return found.stream().findFirst();
+  }
+
+  /** Those of {@code names} that are not targets, in the order given. */
+  public List<String> unknown(List<String> names) {
+    return Database.inTransaction(
+        dataSource,
+        "reading parents",
+        connection -> {
+          List<String> known = new ArrayList<>();
+          try (PreparedStatement statement =
+              connection.prepareStatement("select name from targets where name = any(?::text[])")) {
+            statement.setArray(1, connection.createArrayOf("text", names.toArray()));
+            try (ResultSet rs = statement.executeQuery()) {
+              while (rs.next()) {
+                known.add(rs.getString(1));
+              }
+            }
+          }
+          return names.stream().filter(n -> !known.contains(n)).toList();
+        });
   }
 
   public List<TargetSpec> list() {
@@ -355,6 +436,11 @@ public final class TargetStore {
           20,
           target.retryInterval() == null ? null : (int) target.retryInterval().toMillis(),
           java.sql.Types.INTEGER);
+      statement.setArray(21, connection.createArrayOf("text", target.dependsOn().toArray()));
+      statement.setObject(
+          22,
+          target.dependencySettle() == null ? null : (int) target.dependencySettle().toMillis(),
+          java.sql.Types.INTEGER);
       statement.executeUpdate();
     }
     try (PreparedStatement statement = connection.prepareStatement(SYNC_LOCATIONS)) {
@@ -443,6 +529,11 @@ public final class TargetStore {
             rs.getObject("retry_interval_ms") == null
                 ? null
                 : Duration.ofMillis(rs.getInt("retry_interval_ms")))
+        .dependsOn(
+            List.of((String[]) rs.getArray("depends_on").getArray()),
+            rs.getObject("dependency_settle_ms") == null
+                ? null
+                : Duration.ofMillis(rs.getInt("dependency_settle_ms")))
         .build();
   }
 

@@ -285,13 +285,17 @@ class QuietHoursIT {
             + "' returning 1) select count(*) from u");
   }
 
-  /** Lets the silence run out now, as its end time passing would. */
+  /**
+   * Lets the silence run out now, as its end time passing would: the silence ends, and so does the
+   * time until which the announcer was told to leave the incidents it held back (its end).
+   */
   private void endNow(Silence silence) {
     Tables.count(
         dataSource,
         "with u as (update silences set ends_at = clock_timestamp() where id = '"
             + silence.id()
-            + "' returning 1) select count(*) from u");
+            + "' returning 1), i as (update incidents set not_before = clock_timestamp()"
+            + " where not_before <> 'infinity' returning 1) select count(*) from u");
   }
 
   private void makeReminderDue() {

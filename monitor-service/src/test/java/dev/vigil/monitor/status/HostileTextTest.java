@@ -130,7 +130,8 @@ class HostileTextTest {
             new HourRow(name, hour, 35, 5, 1200L)),
         List.of(
             // Acknowledged by whoever the API was told: hostile text too.
-            new IncidentRow("i-1", name, NOW.minusSeconds(60), null, error, error, 3, error, NOW),
+            new IncidentRow(
+                "i-1", name, NOW.minusSeconds(60), null, error, error, 3, error, NOW, error),
             new IncidentRow(
                 "i-0",
                 name,
@@ -139,6 +140,7 @@ class HostileTextTest {
                 error,
                 error,
                 4,
+                null,
                 null,
                 null)),
         List.of(

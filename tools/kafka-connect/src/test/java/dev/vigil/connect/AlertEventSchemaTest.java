@@ -67,6 +67,31 @@ class AlertEventSchemaTest {
   }
 
   @Test
+  void impactIsValidOnFailedAndRecoveredAndBoundedToFiveNames() {
+    AlertEvent.Impact impact = new AlertEvent.Impact(200, java.util.List.of("app-000", "app-001"));
+    assertThat(SCHEMA.violations(AlertEventJson.write(failed().withImpact(impact)))).isEmpty();
+    assertThat(SCHEMA.violations(AlertEventJson.write(recovered().withImpact(impact)))).isEmpty();
+    assertThat(
+            SCHEMA.violations(
+                edited(
+                    failed(),
+                    node -> {
+                      var bad = node.putObject("impact");
+                      bad.put("children", 9);
+                      var names = bad.putArray("names");
+                      for (int i = 0; i < 6; i++) {
+                        names.add("app-" + i);
+                      }
+                    })))
+        .as("six names")
+        .isNotEmpty();
+    assertThat(
+            SCHEMA.violations(
+                edited(failed(), node -> node.putObject("impact").put("children", 0))))
+        .isNotEmpty();
+  }
+
+  @Test
   void locationVerdictsAreValidOnFailedAndRecoveredOnly() {
     java.util.Map<String, String> verdicts =
         java.util.Map.of("eu-west", "HTTP 503", "us-east", "connect timed out", "ap-south", "up");

@@ -21,7 +21,8 @@ public final class MonitorApiSweep {
           + "\"method\":\"GET\",\"interval\":\"10s\",\"timeout\":\"2s\",\"connectTimeout\":\"1s\","
           + "\"acceptedStatus\":\"200-299\",\"failureThreshold\":3,\"recoveryThreshold\":1,"
           + "\"followRedirects\":false,\"enabled\":false,\"maxLatency\":\"800ms\","
-          + "\"bodyContains\":\"ok\",\"remindEvery\":\"30m\"}";
+          + "\"bodyContains\":\"ok\",\"remindEvery\":\"30m\",\"dependsOn\":[\"sweep\"],"
+          + "\"dependencySettle\":\"5s\"}";
 
   /**
    * Fields where a huge value is not refused by design: a pushed error is cut to the contract's 500

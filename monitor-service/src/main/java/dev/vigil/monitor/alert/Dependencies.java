@@ -1,0 +1,160 @@
+package dev.vigil.monitor.alert;
+
+import dev.vigil.contract.AlertEvent;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What targets' {@code dependsOn} means for the recording path and the announcer, in three
+ * statements: which parents of an opening service are down, the impact of a parent's transition on
+ * its children, and the release of children's held-back FAILEDs when a parent's incident closes.
+ *
+ * <p>A parent is down while it has an open incident whose FAILED was written. The first statement
+ * takes a share lock on those incident rows, so a parent's RECOVERED that commits meanwhile waits
+ * for the child's transaction, and its {@link #release} (a later statement of the parent's
+ * transaction) sees the child's held incident: no FAILED is held back for ever.
+ */
+public final class Dependencies {
+  private static final String PARENTS =
+      """
+      select c.name, c.depends_on,
+             (select min(p.service) from incidents p
+               where p.service = any(c.depends_on) and p.closed_at is null
+                 and p.announced_at is not null)
+        from targets c
+       where c.name = any(?::text[])
+      """;
+
+  private static final String LOCK_DOWN_PARENTS =
+      """
+      select p.id from incidents p
+       where p.service = any(?::text[]) and p.closed_at is null and p.announced_at is not null
+       order by p.id
+         for share
+      """;
+
+  private static final String IMPACT =
+      """
+      select d.parent, count(*), (array_agg(c.name order by c.name))[1:%d]
+        from targets c
+        cross join lateral unnest(c.depends_on) as d(parent)
+        join health_status h on h.service = c.name and h.status = 'DOWN'
+       where c.depends_on && ?::text[] and d.parent = any(?::text[])
+       group by d.parent
+      """
+          .formatted(AlertEvent.MAX_IMPACT_NAMES);
+
+  // Held-back FAILEDs of children of the given parents become due one settle period from now (the
+  // announcer checks again then whether a parent is still down, and whether the child is quiet).
+  private static final String RELEASE =
+      """
+      update incidents i
+         set not_before = least(coalesce(i.not_before, 'infinity'),
+                                ?::timestamptz + make_interval(
+                                    secs => coalesce(t.dependency_settle_ms, t.interval_ms) / 1000.0))
+        from targets t
+       where t.depends_on && ?::text[] and i.service = t.name
+         and i.closed_at is null and i.announced_at is null
+      """;
+
+  /**
+   * A service's parents and the first of them that is down (null: none).
+   *
+   * @param dependsOn the parents listed on the target
+   * @param down the first parent (by name) with an open, announced incident, or null
+   */
+  record Parents(List<String> dependsOn, String down) {
+    static final Parents NONE = new Parents(List.of(), null);
+
+    /** The reason recorded on a FAILED this parent holds back. */
+    String reason() {
+      return "parent " + down + " is down";
+    }
+  }
+
+  private Dependencies() {}
+
+  /** The parents of each of {@code services} (only those with parents are in the map). */
+  static Map<String, Parents> parents(Connection connection, List<String> services)
+      throws SQLException {
+    Map<String, Parents> found = new HashMap<>();
+    List<String> down = new java.util.ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(PARENTS)) {
+      statement.setArray(1, connection.createArrayOf("text", services.toArray()));
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          List<String> parents = Arrays.asList((String[]) rs.getArray(2).getArray());
+          if (!parents.isEmpty()) {
+            found.put(rs.getString(1), new Parents(List.copyOf(parents), rs.getString(3)));
+            if (rs.getString(3) != null) {
+              down.add(rs.getString(3));
+            }
+          }
+        }
+      }
+    }
+    if (down.isEmpty()) {
+      return found;
+    }
+    // Lock the down parents' incidents, then read again: a parent whose RECOVERED committed while
+    // we waited is up now (the second read is a new statement, so it sees that commit).
+    try (PreparedStatement statement = connection.prepareStatement(LOCK_DOWN_PARENTS)) {
+      statement.setArray(1, connection.createArrayOf("text", down.stream().distinct().toArray()));
+      statement.executeQuery().close();
+    }
+    Map<String, Parents> again = new HashMap<>();
+    try (PreparedStatement statement = connection.prepareStatement(PARENTS)) {
+      statement.setArray(1, connection.createArrayOf("text", found.keySet().toArray()));
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          again.put(
+              rs.getString(1),
+              new Parents(found.get(rs.getString(1)).dependsOn(), rs.getString(3)));
+        }
+      }
+    }
+    return again;
+  }
+
+  /** The children down with each of {@code parents} (only those with any are in the map). */
+  static Map<String, AlertEvent.Impact> impact(Connection connection, List<String> parents)
+      throws SQLException {
+    Map<String, AlertEvent.Impact> impact = new HashMap<>();
+    Array names = connection.createArrayOf("text", parents.toArray());
+    try (PreparedStatement statement = connection.prepareStatement(IMPACT)) {
+      statement.setArray(1, names);
+      statement.setArray(2, names);
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          impact.put(
+              rs.getString(1),
+              new AlertEvent.Impact(rs.getInt(2), List.of((String[]) rs.getArray(3).getArray())));
+        }
+      }
+    }
+    return impact;
+  }
+
+  /**
+   * Makes the held-back FAILEDs of the children of {@code parents} due one settle period after
+   * {@code now}; called in the transaction that closes the parents' incidents (or deletes them).
+   */
+  public static void release(Connection connection, List<String> parents, Instant now)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(RELEASE)) {
+      statement.setObject(1, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+      statement.setArray(2, connection.createArrayOf("text", parents.toArray()));
+      statement.executeUpdate();
+    }
+  }
+}
