@@ -8,7 +8,6 @@ import dev.vigil.monitor.quiet.Quiet;
 import dev.vigil.monitor.quiet.QuietRules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import java.sql.Connection;
@@ -91,7 +90,7 @@ public final class Announcer implements AutoCloseable {
   private PeriodicTask timer;
 
   public Announcer(DataSource dataSource, Duration interval, int batch, MeterRegistry registry) {
-    this(dataSource, interval, batch, registry, Tracing.of(OpenTelemetry.noop()));
+    this(dataSource, interval, batch, registry, Tracing.none());
   }
 
   /**

@@ -21,7 +21,6 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
-import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.util.Set;
 import java.util.TreeSet;
@@ -80,7 +79,7 @@ public final class HttpApi implements AutoCloseable {
         clock,
         statusPage,
         replay,
-        Tracing.of(OpenTelemetry.noop()));
+        Tracing.none());
   }
 
   /**

@@ -7,7 +7,6 @@ import dev.vigil.monitor.alert.Recorder;
 import dev.vigil.monitor.targets.TargetSpec;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -80,7 +79,7 @@ public final class ProbeScheduler implements AutoCloseable {
       Prober prober,
       SchedulerSettings settings,
       MeterRegistry registry) {
-    this(dataSource, recorder, queue, prober, settings, registry, Tracing.of(OpenTelemetry.noop()));
+    this(dataSource, recorder, queue, prober, settings, registry, Tracing.none());
   }
 
   /**

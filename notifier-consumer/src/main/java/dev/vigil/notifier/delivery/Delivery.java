@@ -9,7 +9,6 @@ import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,7 +58,7 @@ public final class Delivery implements AutoCloseable {
    */
   public Delivery(
       Database database, ChannelRoutes channels, DeliveryOptions options, MeterRegistry registry) {
-    this(database, channels, options, registry, Tracing.of(OpenTelemetry.noop()));
+    this(database, channels, options, registry, Tracing.none());
   }
 
   /** As above, each delivery attempt in a span of {@code tracing}'s (see {@link WebhookSender}). */

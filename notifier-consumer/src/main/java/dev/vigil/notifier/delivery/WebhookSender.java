@@ -11,7 +11,6 @@ import dev.vigil.notifier.channel.ChannelRequest;
 import dev.vigil.notifier.channel.EmailChannel;
 import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
-import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -102,7 +101,7 @@ final class WebhookSender implements AutoCloseable {
         maxInFlight,
         tls,
         pooledIdle,
-        Tracing.of(OpenTelemetry.noop()));
+        Tracing.none());
   }
 
   /** Sends to every channel in {@code channels} (by name) through one client. */
@@ -111,7 +110,7 @@ final class WebhookSender implements AutoCloseable {
       Duration connectTimeout,
       Duration readTimeout,
       int maxInFlight) {
-    this(channels, connectTimeout, readTimeout, maxInFlight, Tracing.of(OpenTelemetry.noop()));
+    this(channels, connectTimeout, readTimeout, maxInFlight, Tracing.none());
   }
 
   /** As above, each delivery in a span of {@code tracing}'s. */

@@ -81,6 +81,11 @@ public final class Tracing implements AutoCloseable {
     return new Tracing(openTelemetry, null);
   }
 
+  /** A tracer that records nothing: for parts started without tracing (tests, tools). */
+  public static Tracing none() {
+    return of(OpenTelemetry.noop());
+  }
+
   /** The tracer parts start their spans with. */
   public Tracer tracer() {
     return tracer;
