@@ -73,8 +73,9 @@ final class DeliveryStore {
              skipped_at = case when u.status = 0 then now() end,
              skipped_by = case when u.status = 0 then 'channel:' || r.channel end,
              last_status = nullif(u.status, 0), last_error = null
-        from unnest(?::uuid[], ?::uuid[], ?::int[]) as u(event_id, token, status)
-       where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
+        from unnest(?::uuid[], ?::text[], ?::uuid[], ?::int[]) as u(event_id, channel, token, status)
+       where r.event_id = u.event_id and r.channel = u.channel and r.claim_token = u.token
+         and r.status = 'PENDING'
       returning u.token, r.service
       """;
 
@@ -86,9 +87,10 @@ final class DeliveryStore {
       update notifier_receipt r
          set claim_token = null, available_at = now() + u.delay_ms * interval '1 millisecond',
              last_status = u.status, last_error = u.error, attempts = r.attempts - u.refund
-        from unnest(?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::text[], ?::int[])
-             as u(event_id, token, delay_ms, status, error, refund)
-       where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
+        from unnest(?::uuid[], ?::text[], ?::uuid[], ?::bigint[], ?::int[], ?::text[], ?::int[])
+             as u(event_id, channel, token, delay_ms, status, error, refund)
+       where r.event_id = u.event_id and r.channel = u.channel and r.claim_token = u.token
+         and r.status = 'PENDING'
       returning u.token
       """;
 
@@ -97,8 +99,10 @@ final class DeliveryStore {
       update notifier_receipt r
          set status = 'DEAD', claim_token = null, dead_at = now(), available_at = now(),
              last_status = u.status, last_error = u.error
-        from unnest(?::uuid[], ?::uuid[], ?::int[], ?::text[]) as u(event_id, token, status, error)
-       where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
+        from unnest(?::uuid[], ?::text[], ?::uuid[], ?::int[], ?::text[])
+             as u(event_id, channel, token, status, error)
+       where r.event_id = u.event_id and r.channel = u.channel and r.claim_token = u.token
+         and r.status = 'PENDING'
       returning u.token
       """;
 
@@ -110,8 +114,10 @@ final class DeliveryStore {
          set status = 'SKIPPED', head = false, claim_token = null, skipped_at = now(),
              skipped_by = 'parked: reminder undeliverable', last_status = nullif(u.status, 0),
              last_error = u.error
-        from unnest(?::uuid[], ?::uuid[], ?::int[], ?::text[]) as u(event_id, token, status, error)
-       where r.event_id = u.event_id and r.claim_token = u.token and r.status = 'PENDING'
+        from unnest(?::uuid[], ?::text[], ?::uuid[], ?::int[], ?::text[])
+             as u(event_id, channel, token, status, error)
+       where r.event_id = u.event_id and r.channel = u.channel and r.claim_token = u.token
+         and r.status = 'PENDING'
       returning u.token, r.service
       """;
 
@@ -261,18 +267,16 @@ final class DeliveryStore {
             Set<String> advanced = new HashSet<>();
             if (!delivered.isEmpty()) {
               try (PreparedStatement statement = connection.prepareStatement(DELIVERED)) {
-                statement.setArray(1, uuids(connection, delivered, r -> r.claim().eventId()));
-                statement.setArray(2, uuids(connection, delivered, r -> r.claim().token()));
-                statement.setArray(3, ints(connection, delivered));
+                keys(statement, connection, delivered);
+                statement.setArray(4, ints(connection, delivered));
                 advance(statement, accepted, advanced);
               }
             }
             if (!parked.isEmpty()) {
               try (PreparedStatement statement = connection.prepareStatement(PARKED)) {
-                statement.setArray(1, uuids(connection, parked, r -> r.claim().eventId()));
-                statement.setArray(2, uuids(connection, parked, r -> r.claim().token()));
-                statement.setArray(3, ints(connection, parked));
-                statement.setArray(4, errors(connection, parked));
+                keys(statement, connection, parked);
+                statement.setArray(4, ints(connection, parked));
+                statement.setArray(5, errors(connection, parked));
                 advance(statement, accepted, advanced);
               }
             }
@@ -290,16 +294,15 @@ final class DeliveryStore {
           }
           if (!retry.isEmpty()) {
             try (PreparedStatement statement = connection.prepareStatement(RETRY)) {
-              statement.setArray(1, uuids(connection, retry, r -> r.claim().eventId()));
-              statement.setArray(2, uuids(connection, retry, r -> r.claim().token()));
+              keys(statement, connection, retry);
               statement.setArray(
-                  3,
+                  4,
                   connection.createArrayOf(
                       "int8", retry.stream().map(r -> r.delay().toMillis()).toArray()));
-              statement.setArray(4, ints(connection, retry));
-              statement.setArray(5, errors(connection, retry));
+              statement.setArray(5, ints(connection, retry));
+              statement.setArray(6, errors(connection, retry));
               statement.setArray(
-                  6,
+                  7,
                   connection.createArrayOf(
                       "int4",
                       retry.stream()
@@ -313,10 +316,9 @@ final class DeliveryStore {
           }
           if (!dead.isEmpty()) {
             try (PreparedStatement statement = connection.prepareStatement(DEAD)) {
-              statement.setArray(1, uuids(connection, dead, r -> r.claim().eventId()));
-              statement.setArray(2, uuids(connection, dead, r -> r.claim().token()));
-              statement.setArray(3, ints(connection, dead));
-              statement.setArray(4, errors(connection, dead));
+              keys(statement, connection, dead);
+              statement.setArray(4, ints(connection, dead));
+              statement.setArray(5, errors(connection, dead));
               collect(statement, accepted);
             }
           }
@@ -369,6 +371,21 @@ final class DeliveryStore {
         accepted.add(rows.getObject(1, UUID.class));
       }
     }
+  }
+
+  /**
+   * Sets parameters 1 to 3 to the results' primary keys (event id, channel) and claim tokens. Both
+   * key columns are matched, so each result is one unique index lookup whatever the planner's
+   * statistics say: matched on the event id alone, a table that had grown since it was last
+   * analysed was read through a bitmap of every unfinished receipt, 3.7 ms per result.
+   */
+  private static void keys(PreparedStatement statement, Connection connection, List<Result> results)
+      throws SQLException {
+    statement.setArray(1, uuids(connection, results, r -> r.claim().eventId()));
+    statement.setArray(
+        2,
+        connection.createArrayOf("text", results.stream().map(r -> r.claim().channel()).toArray()));
+    statement.setArray(3, uuids(connection, results, r -> r.claim().token()));
   }
 
   private static java.sql.Array uuids(

@@ -2,7 +2,6 @@ package dev.vigil.bench.delivery;
 
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
-import dev.vigil.bench.Prometheus;
 import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.AckWatcher;
 import dev.vigil.bench.outbox.CaughtUp;
@@ -29,6 +28,7 @@ public final class EndToEndSuite implements Suite {
   public static final String NAME = Cases.E2E;
   public static final String CASE = Cases.E2E_CASE;
   private static final String TOPIC = "bench.e2e";
+  private static final int[] RATES = {100, 1_000, 2_000};
 
   @Override
   public void run(BenchContext ctx) {
@@ -42,21 +42,20 @@ public final class EndToEndSuite implements Suite {
         RelayService relay = VigilRelay.start(ctx.infra(), "bench_e2e", TOPIC);
         NotifierService notifier =
             Notifier.start(ctx.infra(), "bench_e2e_notifier", TOPIC, "bench-e2e", receiver.url())) {
+      DataSource notifierDb = ctx.infra().pool("bench_e2e_notifier", 1);
       awaitFlowing(writers, receiver);
       writers.run(Suite.pipelineWarmup(opts), 1000);
-      ctx.addMedian(
-          NAME,
-          CASE,
-          "outbox commit → relay → Kafka → notifier → receiver, default settings",
-          rep ->
-              measure(
-                  writers,
-                  receiver,
-                  watcher,
-                  notifier.httpPort(),
-                  opts.warmup(),
-                  opts.window(),
-                  1_000));
+      for (int rate : RATES) {
+        ctx.addMedian(
+            NAME,
+            rate == 1_000 ? CASE : "FAILED @" + rate + "/s",
+            "outbox commit → relay → Kafka → notifier → receiver, default settings; hops:"
+                + " receipt = commit → receipt stored, send = receipt → receiver,"
+                + " record = receiver → delivery recorded",
+            rep ->
+                measure(
+                    writers, receiver, watcher, notifierDb, opts.warmup(), opts.window(), rate));
+      }
     }
   }
 
@@ -76,7 +75,7 @@ public final class EndToEndSuite implements Suite {
       OutboxWriters writers,
       WebhookReceiver receiver,
       AckWatcher watcher,
-      int notifierPort,
+      DataSource notifierDb,
       Duration warmup,
       Duration window,
       double rate) {
@@ -124,13 +123,7 @@ public final class EndToEndSuite implements Suite {
     Histogram kafka = watcher.takeArrivals().ackLatency(start, end);
     m.put("kafka_p50_ms", OutboxRun.ms(kafka, 50));
     m.put("kafka_p99_ms", OutboxRun.ms(kafka, 99));
-    Map<String, Double> metrics = Prometheus.scrape(notifierPort);
-    m.put(
-        "notifier_receipt_to_delivery_mean_ms",
-        Prometheus.meanMs(metrics, "vigil_notifier_delivery_latency_seconds"));
-    m.put(
-        "notifier_receipt_to_delivery_max_ms",
-        metrics.getOrDefault("vigil_notifier_delivery_latency_seconds_max", Double.NaN) * 1000);
+    m.putAll(Hops.of(notifierDb, inWindow, receiver.firstArrival()).figures());
     return m;
   }
 
