@@ -159,7 +159,20 @@ public final class ReferenceReceiver implements AutoCloseable {
    * An answer decided but not yet written. Without a body nothing is written: closing the exchange
    * then drops the connection.
    */
-  private record Reply(int status, String body, String retryAfter) {
+  private record Reply(int status, String body, String retryAfter, String challenge) {
+    Reply(int status, String body, String retryAfter) {
+      this(status, body, retryAfter, null);
+    }
+
+    /**
+     * A 401, with the {@code WWW-Authenticate} challenge HTTP requires of one (RFC 9110 §15.5.2):
+     * {@code Bearer} when the token is missing or wrong, the webhook signature scheme when the
+     * signature is.
+     */
+    static Reply unauthorized(String body, String scheme) {
+      return new Reply(401, body, null, scheme + " realm=\"vigil-reference-receiver\"");
+    }
+
     /** Stored, then the connection dropped: the acknowledgement is lost. */
     static final Reply DROP = new Reply(-1, null, null);
 
@@ -173,6 +186,9 @@ public final class ReferenceReceiver implements AutoCloseable {
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
       if (retryAfter != null) {
         exchange.getResponseHeaders().add("Retry-After", retryAfter);
+      }
+      if (challenge != null) {
+        exchange.getResponseHeaders().add("WWW-Authenticate", challenge);
       }
       exchange
           .getResponseHeaders()
@@ -198,7 +214,7 @@ public final class ReferenceReceiver implements AutoCloseable {
       return new Reply(405, "only POST", null);
     }
     if (token != null && !token.matches(exchange.getRequestHeaders().getFirst("Authorization"))) {
-      return new Reply(401, "missing or wrong bearer token", null);
+      return Reply.unauthorized("missing or wrong bearer token", "Bearer");
     }
     byte[] body = readBody(exchange.getRequestBody());
     if (body == null) {
@@ -216,7 +232,7 @@ public final class ReferenceReceiver implements AutoCloseable {
             config.get(ReceiverConfig.TOLERANCE));
     if (verdict != WebhookSignature.Verdict.VALID) {
       LOG.warn("webhook refused webhook_id={} verdict={}", webhookId, verdict);
-      return new Reply(401, "signature check failed: " + verdict, null);
+      return Reply.unauthorized("signature check failed: " + verdict, "Webhook-Signature");
     }
     AlertEvent event;
     try {
@@ -280,7 +296,7 @@ public final class ReferenceReceiver implements AutoCloseable {
    */
   private Reply received(HttpExchange exchange) {
     if (token != null && !token.matches(exchange.getRequestHeaders().getFirst("Authorization"))) {
-      return new Reply(401, "missing or wrong bearer token", null);
+      return Reply.unauthorized("missing or wrong bearer token", "Bearer");
     }
     ReceivedQuery query;
     try {
@@ -305,7 +321,7 @@ public final class ReferenceReceiver implements AutoCloseable {
    */
   private Reply changeFaults(HttpExchange exchange, String method) throws IOException {
     if (token != null && !token.matches(exchange.getRequestHeaders().getFirst("Authorization"))) {
-      return new Reply(401, "missing or wrong bearer token", null);
+      return Reply.unauthorized("missing or wrong bearer token", "Bearer");
     }
     try {
       switch (method) {

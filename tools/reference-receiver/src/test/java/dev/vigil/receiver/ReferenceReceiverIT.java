@@ -57,6 +57,16 @@ class ReferenceReceiverIT {
       assertThat(post(receiver, id, now - 600, body, body, List.of(CURRENT))).isEqualTo(401);
       assertThat(post(receiver, id, now, body, body, List.of(WebhookSecret.generate())))
           .isEqualTo(401);
+      HttpResponse<Void> unsigned =
+          client.send(
+              HttpRequest.newBuilder(URI.create("http://localhost:" + receiver.port() + "/hook"))
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
+      assertThat(unsigned.statusCode()).isEqualTo(401);
+      assertThat(unsigned.headers().firstValue("WWW-Authenticate"))
+          .as("a 401 names its scheme (RFC 9110)")
+          .hasValue("Webhook-Signature realm=\"vigil-reference-receiver\"");
 
       AlertEvent other =
           AlertEvent.failed(UUID.randomUUID(), UUID.randomUUID(), "web", Instant.now(), 3, "x");
@@ -89,7 +99,7 @@ class ReferenceReceiverIT {
       }
       assertThat(receiver.requests())
           .extracting(ReceivedRequest::status)
-          .containsExactly(200, 200, 401, 401, 401, 200, 409);
+          .containsExactly(200, 200, 401, 401, 401, 401, 200, 409);
     }
   }
 
