@@ -99,12 +99,13 @@ final class IntakeSession {
         backoff = min(backoff.multipliedBy(2), MAX_BACKOFF);
         continue;
       }
-      // A failing commit is a consumer failure: it goes up and the consumer is restarted; the
-      // batch is then read again and adds nothing (receipts are keyed by event id).
-      consumer.commitSync(nextOffsets(records));
+      // The receipts are committed: delivery may start on them before the broker has the offsets.
       List<Checked.Rejected> all = new ArrayList<>(parked);
       all.addAll(stored.refused());
       sink.stored(stored, all);
+      // A failing commit is a consumer failure: it goes up and the consumer is restarted; the
+      // batch is then read again and adds nothing (receipts are keyed by event id).
+      consumer.commitSync(nextOffsets(records));
       if (!skipped.isEmpty()) {
         sink.skipped(skipped);
       }
