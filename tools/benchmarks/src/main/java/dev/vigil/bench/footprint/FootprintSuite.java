@@ -52,7 +52,14 @@ public final class FootprintSuite implements Suite {
     Duration window = Duration.ofSeconds(quick ? 8 : 30);
     Path logs = root.resolve("tools/benchmarks/target/footprint-logs");
     ctx.report()
-        .note("footprint: JVM flags " + String.join(" ", flags) + ", java " + Runtime.version());
+        .note(
+            "footprint: JVM flags "
+                + String.join(" ", flags)
+                + ", java "
+                + Runtime.version()
+                + (ImageJvmFlags.extraEnvironment().isEmpty()
+                    ? ""
+                    : ", environment " + ImageJvmFlags.extraEnvironment()));
 
     DataSource outbox = ctx.infra().monitorDatabase(OUTBOX_DB, PIPELINE_WRITERS + 1);
     ctx.infra().createTopic(TOPIC, PARTITIONS);
@@ -271,6 +278,7 @@ public final class FootprintSuite implements Suite {
     env.put("VIGIL_DB_URL", ctx.infra().jdbcUrl(db));
     env.put("VIGIL_DB_USER", "postgres");
     env.putAll(own);
+    env.putAll(ImageJvmFlags.extraEnvironment());
     return env;
   }
 

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,7 +23,27 @@ final class ImageJvmFlags {
   private static final Pattern ENV_LINE =
       Pattern.compile("^ENV\\s+JAVA_TOOL_OPTIONS=\"([^\"]*)\"\\s*$", Pattern.MULTILINE);
 
+  /**
+   * System property with environment variables added to every service process for an experiment
+   * (space-separated {@code NAME=value}, e.g. {@code MALLOC_ARENA_MAX=2}).
+   */
+  static final String ENV_OVERRIDE = "bench.footprint.env";
+
   private ImageJvmFlags() {}
+
+  /** The variables of {@value #ENV_OVERRIDE}; empty when it is not set. */
+  static Map<String, String> extraEnvironment() {
+    String spec = System.getProperty(ENV_OVERRIDE, "").strip();
+    Map<String, String> env = new TreeMap<>();
+    for (String pair : spec.isEmpty() ? new String[0] : spec.split("\\s+")) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalStateException(ENV_OVERRIDE + ": not NAME=value: '" + pair + "'");
+      }
+      env.put(pair.substring(0, eq), pair.substring(eq + 1));
+    }
+    return env;
+  }
 
   /** The flags of {@code dockerfile}, or of {@value #OVERRIDE} when that is set. */
   static List<String> forRun(Path dockerfile) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ImageJvmFlagsTest {
@@ -56,5 +57,26 @@ class ImageJvmFlagsTest {
     assertThatThrownBy(
             () -> ImageJvmFlags.parse("ENV JAVA_TOOL_OPTIONS=\"-Xss512k rm -rf\"\n", "test"))
         .hasMessageContaining("not a JVM flag: 'rm'");
+  }
+
+  @Test
+  void anExperimentsEnvironmentIsReadAsNameValuePairsAndAnythingElseIsRefused() {
+    String old = System.getProperty(ImageJvmFlags.ENV_OVERRIDE);
+    try {
+      System.clearProperty(ImageJvmFlags.ENV_OVERRIDE);
+      assertThat(ImageJvmFlags.extraEnvironment()).isEmpty();
+      System.setProperty(ImageJvmFlags.ENV_OVERRIDE, " MALLOC_ARENA_MAX=2  A=b=c ");
+      assertThat(ImageJvmFlags.extraEnvironment())
+          .containsExactly(Map.entry("A", "b=c"), Map.entry("MALLOC_ARENA_MAX", "2"));
+      System.setProperty(ImageJvmFlags.ENV_OVERRIDE, "MALLOC_ARENA_MAX");
+      assertThatThrownBy(ImageJvmFlags::extraEnvironment)
+          .hasMessageContaining("not NAME=value: 'MALLOC_ARENA_MAX'");
+    } finally {
+      if (old == null) {
+        System.clearProperty(ImageJvmFlags.ENV_OVERRIDE);
+      } else {
+        System.setProperty(ImageJvmFlags.ENV_OVERRIDE, old);
+      }
+    }
   }
 }
