@@ -30,15 +30,17 @@ public record DependenciesOptions(
     Set<String> scenarios) {
   public static final List<String> ALL = List.of("a", "b", "c", "d");
 
-  /** Children and independent services open their incidents at the third failed probe. */
-  public static final int CHILD_THRESHOLD = 3;
-
   /**
-   * Gateways and the storm's parents page at the first: a parent must be down before its children
-   * open their incidents, or they page before it (the issue's rule: a child is held back while a
-   * parent's FAILED is written).
+   * Parents (the gateway, the storm's) page at their second failed probe, children and independent
+   * services at their fourth, all failing at once: every child has failed once (its health is DOWN,
+   * so the parent's FAILED counts it in its impact) when the parent's incident opens, and no
+   * child's incident opens before the parent's FAILED was written (a child's would be paged: the
+   * issue's rule holds a child back only while a parent's FAILED is written).
    */
-  public static final int PARENT_THRESHOLD = 1;
+  public static final int PARENT_THRESHOLD = 2;
+
+  /** See {@link #PARENT_THRESHOLD}: two failures more than a parent, a margin of an interval. */
+  public static final int CHILD_THRESHOLD = 4;
 
   public DependenciesOptions {
     if (children < 1 || independents < 1 || maintenance < 1 || stormParents < 1) {
