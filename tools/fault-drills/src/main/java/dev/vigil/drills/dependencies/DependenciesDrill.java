@@ -1,7 +1,6 @@
 package dev.vigil.drills.dependencies;
 
 import dev.vigil.contract.AlertEvent;
-import dev.vigil.contract.AlertEventJson;
 import dev.vigil.drills.stack.Infra;
 import dev.vigil.drills.stack.ServiceProcess;
 import dev.vigil.drills.stack.Stack;
@@ -10,12 +9,7 @@ import dev.vigil.monitor.quiet.Silences;
 import dev.vigil.monitor.targets.TargetKind;
 import dev.vigil.monitor.targets.TargetSpec;
 import dev.vigil.monitor.targets.TargetStore;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,6 +39,7 @@ public final class DependenciesDrill {
   private TargetStore targets;
   private Silences silences;
   private final List<ServiceProcess> monitors = new ArrayList<>();
+  private Observations seen;
 
   private DependenciesDrill(DependenciesOptions options) {
     this.options = options;
@@ -66,6 +61,7 @@ public final class DependenciesDrill {
       this.infra = infra;
       this.stack = stack;
       this.farm = farm;
+      this.seen = new Observations(infra);
       ServiceProcess receiver = stack.startReceiver();
       stack.addRelay();
       stack.addNotifier(stack.receiverBaseUrl() + Stack.RECEIVER_WEBHOOK_PATH);
@@ -169,14 +165,15 @@ public final class DependenciesDrill {
     List<String> down = new ArrayList<>(children);
     down.add(gw);
     down.addAll(failing);
-    Instant downAt = dbNow();
+    Instant downAt = seen.dbNow();
     farm.down(down);
     if (kill) {
-      Stack.await("the gateway's FAILED at the receiver", WAIT, () -> received(gw, "FAILED") >= 1);
+      Stack.await(
+          "the gateway's FAILED at the receiver", WAIT, () -> seen.received(gw, "FAILED") >= 1);
       ServiceProcess victim = monitors.getLast();
       int exit = victim.kill9();
       numbers.put("killed", victim.name() + " (exit " + exit + ")");
-      numbers.put("killedAfterMs", Duration.between(downAt, dbNow()).toMillis());
+      numbers.put("killedAfterMs", Duration.between(downAt, seen.dbNow()).toMillis());
       Stack.pause(options.interval().multipliedBy(2).toMillis());
       victim.start();
       Stack.awaitHealthy(victim, STARTUP);
@@ -185,46 +182,46 @@ public final class DependenciesDrill {
         "every child held back and every page of the gateway's outage delivered",
         WAIT,
         () ->
-            held(prefix + "-c-") == children.size()
-                && received(gw, "FAILED") >= 1
-                && receivedLike(prefix + "-ind-", "FAILED") >= failing.size()
-                && delivered(prefix));
-    long childFailedWhileDown = receivedLike(prefix + "-c-", "FAILED");
-    long held = held(prefix + "-c-");
-    AlertEvent gwFailed = first(gw, "FAILED");
-    numbers.put("gatewayFailedMs", receivedAfterMs(gw, "FAILED", downAt));
+            seen.held(prefix + "-c-") == children.size()
+                && seen.received(gw, "FAILED") >= 1
+                && seen.receivedLike(prefix + "-ind-", "FAILED") >= failing.size()
+                && seen.delivered(prefix));
+    long childFailedWhileDown = seen.receivedLike(prefix + "-c-", "FAILED");
+    long held = seen.held(prefix + "-c-");
+    AlertEvent gwFailed = seen.first(gw, "FAILED");
+    numbers.put("gatewayFailedMs", seen.receivedAfterMs(gw, "FAILED", downAt));
 
     List<String> recovering =
         new ArrayList<>(children.subList(options.stayDown(), children.size()));
     recovering.add(gw);
     recovering.addAll(failing);
-    Instant upAt = dbNow();
+    Instant upAt = seen.dbNow();
     farm.up(recovering);
     Stack.await(
         "the gateway recovered, the children that stayed down paged, the others closed",
         WAIT,
         () ->
-            received(gw, "RECOVERED") >= 1
-                && openLike(prefix + "-c-") == options.stayDown()
-                && receivedLike(prefix + "-c-", "FAILED")
+            seen.received(gw, "RECOVERED") >= 1
+                && seen.openLike(prefix + "-c-") == options.stayDown()
+                && seen.receivedLike(prefix + "-c-", "FAILED")
                     >= childFailedWhileDown + options.stayDown()
-                && receivedLike(prefix + "-ind-", "RECOVERED") >= failing.size()
-                && delivered(prefix));
-    AlertEvent gwRecovered = first(gw, "RECOVERED");
-    long childFailedAfter = receivedLike(prefix + "-c-", "FAILED") - childFailedWhileDown;
-    numbers.put("lastChildFailedAfterGatewayUpMs", receivedAfterMs(prefix + "-c-%", upAt));
-    long independentFailed = receivedIn(failing, "FAILED");
-    long independentRecovered = receivedIn(failing, "RECOVERED");
+                && seen.receivedLike(prefix + "-ind-", "RECOVERED") >= failing.size()
+                && seen.delivered(prefix));
+    AlertEvent gwRecovered = seen.first(gw, "RECOVERED");
+    long childFailedAfter = seen.receivedLike(prefix + "-c-", "FAILED") - childFailedWhileDown;
+    numbers.put("lastChildFailedAfterGatewayUpMs", seen.receivedAfterMs(prefix + "-c-%", upAt));
+    long independentFailed = seen.receivedIn(failing, "FAILED");
+    long independentRecovered = seen.receivedIn(failing, "RECOVERED");
     long withoutOutage =
-        receivedIn(independents.subList(failing.size(), independents.size()), "FAILED");
+        seen.receivedIn(independents.subList(failing.size(), independents.size()), "FAILED");
     GatewayCounts counts =
         new GatewayCounts(
-            received(gw, "FAILED"),
-            impact(gwFailed),
+            seen.received(gw, "FAILED"),
+            Observations.impact(gwFailed),
             childFailedWhileDown,
             held,
-            received(gw, "RECOVERED"),
-            impact(gwRecovered),
+            seen.received(gw, "RECOVERED"),
+            Observations.impact(gwRecovered),
             childFailedAfter,
             independentFailed,
             independentRecovered,
@@ -237,7 +234,7 @@ public final class DependenciesDrill {
     Stack.await(
         "every incident of scenario " + prefix + " closed and delivered",
         WAIT,
-        () -> openLike(prefix + "-") == 0 && delivered(prefix));
+        () -> seen.openLike(prefix + "-") == 0 && seen.delivered(prefix));
     retire(specs);
     return counts.passed(options);
   }
@@ -259,29 +256,29 @@ public final class DependenciesDrill {
     Stack.await(
         "every incident of the window open and held back",
         WAIT,
-        () -> heldQuiet("c-maint-") == window.size());
-    Instant end = dbNow().plus(options.interval().multipliedBy(3)).plusSeconds(5);
+        () -> seen.heldQuiet("c-maint-") == window.size());
+    Instant end = seen.dbNow().plus(options.interval().multipliedBy(3)).plusSeconds(5);
     var paySilence = silences.add(pay, null, "drill", "deploy", end);
     farm.down(List.of(pay));
     // The announcer selects incidents whose not_before has come: the silence's end for these.
     Stack.await(
         "the service's incident open and held back until its silence ends",
         WAIT,
-        () -> heldQuiet(pay) == 1);
-    if (!dbNow().isBefore(end)) {
+        () -> seen.heldQuiet(pay) == 1);
+    if (!seen.dbNow().isBefore(end)) {
       throw new IllegalStateException(
           "the incidents were not all held back before the silence ended; raise --interval");
     }
-    numbers.put("heldInWindow", heldQuiet("c-maint-"));
+    numbers.put("heldInWindow", seen.heldQuiet("c-maint-"));
     numbers.put("silenceEnd", end.toString());
     Stack.await(
         "the service's FAILED at the receiver",
         options.interval().multipliedBy(3).plus(WAIT),
-        () -> received(pay, "FAILED") >= 1 && delivered("c"));
-    long committedMs = committedAfterMs(pay, "FAILED", end);
-    long receivedMs = receivedAfterMs(pay, "FAILED", end);
-    long maintenanceFailed = receivedLike("c-maint-", "FAILED");
-    long payFailed = received(pay, "FAILED");
+        () -> seen.received(pay, "FAILED") >= 1 && seen.delivered("c"));
+    long committedMs = seen.committedAfterMs(pay, "FAILED", end);
+    long receivedMs = seen.receivedAfterMs(pay, "FAILED", end);
+    long maintenanceFailed = seen.receivedLike("c-maint-", "FAILED");
+    long payFailed = seen.received(pay, "FAILED");
     numbers.put("failedCommittedAfterSilenceEndMs", committedMs);
     numbers.put("failedReceivedAfterSilenceEndMs", receivedMs);
     numbers.put("payFailed", payFailed);
@@ -293,7 +290,7 @@ public final class DependenciesDrill {
     Stack.await(
         "every incident of scenario c closed and delivered",
         WAIT,
-        () -> openLike("c-") == 0 && delivered("c"));
+        () -> seen.openLike("c-") == 0 && seen.delivered("c"));
     silences.delete(windowSilence.id());
     silences.delete(paySilence.id());
     retire(specs);
@@ -324,19 +321,21 @@ public final class DependenciesDrill {
     awaitUp("d", specs.size());
     int children = specs.size() - parents;
     numbers.put("services", specs.size());
-    Instant downAt = dbNow();
+    Instant downAt = seen.dbNow();
     farm.down(all);
     Stack.await(
         "every parent paged and every child held back",
         WAIT,
         () ->
-            receivedLike("d-p", "FAILED") >= parents && held("d-c") == children && delivered("d"));
-    long parentFailed = receivedLike("d-p", "FAILED");
-    long childFailed = receivedLike("d-c", "FAILED");
+            seen.receivedLike("d-p", "FAILED") >= parents
+                && seen.held("d-c") == children
+                && seen.delivered("d"));
+    long parentFailed = seen.receivedLike("d-p", "FAILED");
+    long childFailed = seen.receivedLike("d-c", "FAILED");
     numbers.put("pages", parentFailed + childFailed);
-    numbers.put("lastPageAfterMs", receivedAfterMs("d-%", downAt));
-    numbers.put("allHeldAfterMs", openedAfterMs("d-c", downAt));
-    numbers.put("impactOfParentsFailed", impactSum("d-p"));
+    numbers.put("lastPageAfterMs", seen.receivedAfterMs("d-%", downAt));
+    numbers.put("allHeldAfterMs", seen.openedAfterMs("d-c", downAt));
+    numbers.put("impactOfParentsFailed", seen.impactSum("d-p"));
     return Verdicts.storm(parentFailed, childFailed, parents);
   }
 
@@ -362,186 +361,6 @@ public final class DependenciesDrill {
     Stack.await(
         count + " services of scenario " + prefix + " up",
         WAIT,
-        () ->
-            count(
-                    Infra.VIGIL_DB,
-                    "select count(*) from health_status where status = 'UP' and service like ?",
-                    prefix + "-%")
-                >= count);
-  }
-
-  private Instant dbNow() {
-    try (Connection connection = infra.connect(Infra.VIGIL_DB);
-        PreparedStatement statement = connection.prepareStatement("select clock_timestamp()");
-        ResultSet rs = statement.executeQuery()) {
-      rs.next();
-      return rs.getTimestamp(1).toInstant();
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read the database's time", e);
-    }
-  }
-
-  /** Open incidents held back by a parent, of services starting with {@code prefix}. */
-  private long held(String prefix) {
-    return count(
-        Infra.VIGIL_DB,
-        "select count(*) from incidents where closed_at is null and announced_at is null"
-            + " and held_reason like 'parent %' and service like ?",
-        prefix + "%");
-  }
-
-  /**
-   * Open incidents held back until a quiet period ends (not_before set and in the future), of
-   * {@code prefix}: what the announcer must not select yet.
-   */
-  private long heldQuiet(String prefix) {
-    return count(
-        Infra.VIGIL_DB,
-        "select count(*) from incidents where closed_at is null and announced_at is null"
-            + " and not_before > clock_timestamp() and service like ?",
-        prefix + "%");
-  }
-
-  private long openLike(String prefix) {
-    return count(
-        Infra.VIGIL_DB,
-        "select count(*) from incidents where closed_at is null and service like ?",
-        prefix + "%");
-  }
-
-  private long received(String service, String kind) {
-    return count(
-        Infra.RECEIVER_DB,
-        "select count(distinct event_id) from received_webhook where service = ? and kind = '"
-            + kind
-            + "'",
-        service);
-  }
-
-  private long receivedLike(String prefix, String kind) {
-    return count(
-        Infra.RECEIVER_DB,
-        "select count(distinct event_id) from received_webhook where service like ? and kind = '"
-            + kind
-            + "'",
-        prefix + "%");
-  }
-
-  private long receivedIn(List<String> services, String kind) {
-    return services.stream().mapToLong(s -> received(s, kind)).sum();
-  }
-
-  /** Every event the monitors committed for {@code prefix}'s services is at the receiver. */
-  private boolean delivered(String prefix) {
-    long committed =
-        count(
-            Infra.VIGIL_DB, "select count(*) from outbox where aggregateid like ?", prefix + "-%");
-    long stored =
-        count(
-            Infra.RECEIVER_DB,
-            "select count(distinct event_id) from received_webhook where service like ?",
-            prefix + "-%");
-    return committed >= 0 && stored >= committed;
-  }
-
-  private AlertEvent first(String service, String kind) {
-    List<String> bodies =
-        strings(
-            Infra.RECEIVER_DB,
-            "select body from received_webhook where service = ? and kind = '"
-                + kind
-                + "' order by seq limit 1",
-            service);
-    return bodies.isEmpty()
-        ? null
-        : AlertEventJson.read(bodies.getFirst().getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static int impact(AlertEvent event) {
-    return event == null || event.impact() == null ? -1 : event.impact().children();
-  }
-
-  private long impactSum(String prefix) {
-    return strings(
-            Infra.RECEIVER_DB,
-            "select body from received_webhook where service like ? and kind = 'FAILED'",
-            prefix + "%")
-        .stream()
-        .mapToLong(
-            b -> Math.max(0, impact(AlertEventJson.read(b.getBytes(StandardCharsets.UTF_8)))))
-        .sum();
-  }
-
-  /** Milliseconds from {@code since} to the last webhook of {@code like} (kind FAILED) received. */
-  private long receivedAfterMs(String like, Instant since) {
-    return count(
-        Infra.RECEIVER_DB,
-        "select coalesce((extract(epoch from max(received_at) - ?::timestamptz) * 1000)::bigint,"
-            + " -1) from received_webhook where service like ? and kind = 'FAILED'",
-        since.toString(),
-        like);
-  }
-
-  private long receivedAfterMs(String service, String kind, Instant since) {
-    return count(
-        Infra.RECEIVER_DB,
-        "select coalesce((extract(epoch from min(received_at) - ?::timestamptz) * 1000)::bigint,"
-            + " -1) from received_webhook where service = ? and kind = '"
-            + kind
-            + "'",
-        since.toString(),
-        service);
-  }
-
-  private long committedAfterMs(String service, String kind, Instant since) {
-    return count(
-        Infra.VIGIL_DB,
-        "select coalesce((extract(epoch from min(created_at) - ?::timestamptz) * 1000)::bigint,"
-            + " -1) from outbox where aggregateid = ? and type = '"
-            + kind
-            + "'",
-        since.toString(),
-        service);
-  }
-
-  private long openedAfterMs(String prefix, Instant since) {
-    return count(
-        Infra.VIGIL_DB,
-        "select coalesce((extract(epoch from max(opened_at) - ?::timestamptz) * 1000)::bigint,"
-            + " -1) from incidents where service like ?",
-        since.toString(),
-        prefix + "%");
-  }
-
-  private long count(String database, String sql, String... params) {
-    try (Connection connection = infra.connect(database);
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      for (int i = 0; i < params.length; i++) {
-        statement.setString(i + 1, params[i]);
-      }
-      try (ResultSet rs = statement.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    } catch (SQLException e) {
-      LOG.debug("count failed database={} error={}", database, e.getMessage());
-      return -1;
-    }
-  }
-
-  private List<String> strings(String database, String sql, String param) {
-    List<String> out = new ArrayList<>();
-    try (Connection connection = infra.connect(database);
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      statement.setString(1, param);
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          out.add(rs.getString(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read " + database, e);
-    }
-    return out;
+        () -> seen.up(prefix + "-") >= count);
   }
 }
