@@ -43,13 +43,18 @@ public final class Dependencies {
          for share
       """;
 
+  // A child's status is the one its health row will have when the transaction commits: the last
+  // status this plan gives it where the plan has results of it (its health row is written later,
+  // in the same statement as the parent's event), the stored one otherwise.
   private static final String IMPACT =
       """
       select d.parent, count(*), (array_agg(c.name order by c.name))[1:%d]
         from targets c
         cross join lateral unnest(c.depends_on) as d(parent)
-        join health_status h on h.service = c.name and h.status = 'DOWN'
+        left join health_status h on h.service = c.name
+        left join unnest(?::text[], ?::text[]) as n(service, status) on n.service = c.name
        where c.depends_on && ?::text[] and d.parent = any(?::text[])
+         and coalesce(n.status, h.status) = 'DOWN'
        group by d.parent
       """
           .formatted(AlertEvent.MAX_IMPACT_NAMES);
@@ -126,14 +131,32 @@ public final class Dependencies {
     return again;
   }
 
-  /** The children down with each of {@code parents} (only those with any are in the map). */
+  /** The children down with each of {@code parents}, as stored (for a transaction writing none). */
   static Map<String, AlertEvent.Impact> impact(Connection connection, List<String> parents)
+      throws SQLException {
+    return impact(connection, parents, Map.of());
+  }
+
+  /**
+   * The children down with each of {@code parents} (only those with any are in the map) once the
+   * caller's transaction commits: {@code planned} is the status the caller is about to write for
+   * some services (a child failing in the same batch as its parent counts, one recovering in it
+   * does not), every other child's is its stored health status.
+   */
+  static Map<String, AlertEvent.Impact> impact(
+      Connection connection, List<String> parents, Map<String, ProbeStatus> planned)
       throws SQLException {
     Map<String, AlertEvent.Impact> impact = new HashMap<>();
     Array names = connection.createArrayOf("text", parents.toArray());
+    List<String> services = List.copyOf(planned.keySet());
     try (PreparedStatement statement = connection.prepareStatement(IMPACT)) {
-      statement.setArray(1, names);
-      statement.setArray(2, names);
+      statement.setArray(1, connection.createArrayOf("text", services.toArray()));
+      statement.setArray(
+          2,
+          connection.createArrayOf(
+              "text", services.stream().map(s -> planned.get(s).name()).toArray()));
+      statement.setArray(3, names);
+      statement.setArray(4, names);
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
           impact.put(

@@ -57,7 +57,9 @@ final class Recording {
         children.isEmpty() ? Map.of() : Dependencies.parents(connection, children);
     List<String> transitioning = only(held, plan.transitioning(), StateLock.Row::hasChildren);
     Map<String, AlertEvent.Impact> impact =
-        transitioning.isEmpty() ? Map.of() : Dependencies.impact(connection, transitioning);
+        transitioning.isEmpty()
+            ? Map.of()
+            : Dependencies.impact(connection, transitioning, plan.childStatuses());
     plan.decide(quietPeriods, parents, impact);
     if (!plan.accepted().isEmpty()) {
       writer.write(connection, plan);

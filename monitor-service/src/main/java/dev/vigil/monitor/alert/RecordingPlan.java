@@ -294,6 +294,21 @@ final class RecordingPlan {
     return services.values().stream().filter(r -> r.result() != null).toList();
   }
 
+  /**
+   * The health status this plan writes for each service with parents and an accepted result: a
+   * parent's impact counts the children down with it after the plan, including those it fails.
+   */
+  Map<String, ProbeStatus> childStatuses() {
+    Map<String, ProbeStatus> statuses = new java.util.HashMap<>();
+    services.forEach(
+        (service, run) -> {
+          if (run.result() != null && held.rows().get(service).hasParents()) {
+            statuses.put(service, run.status());
+          }
+        });
+    return statuses;
+  }
+
   /** A location of {@code service} that results of this plan moved. */
   record Moved(String service, LocationRun location) {}
 

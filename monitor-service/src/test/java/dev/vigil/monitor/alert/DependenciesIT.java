@@ -137,6 +137,41 @@ class DependenciesIT {
   }
 
   @Test
+  void gatewayFailingInTheSameBatchAsItsChildrenCountsThemAllInItsImpact() {
+    List<TargetSpec> all = new ArrayList<>();
+    all.add(TargetSpec.push("gateway"));
+    all.add(TargetSpec.push("other"));
+    children().forEach(c -> all.add(child(c, Duration.ZERO)));
+    targets.upsertAll(all, TargetStore.Source.API);
+    Recorder recorder = new Recorder(dataSource, new SimpleMeterRegistry());
+    List<String> everyone = new ArrayList<>(children());
+    everyone.add("gateway");
+    everyone.add("other");
+    // Up first (health rows UP), then every service fails three times in one transaction.
+    record(recorder, everyone, true, 1);
+
+    record(recorder, everyone, false, 3);
+
+    List<AlertEvent> events = outbox();
+    assertThat(events)
+        .extracting(AlertEvent::service)
+        .containsExactlyInAnyOrder("gateway", "other");
+    AlertEvent gatewayFailed = only(events, "gateway", AlertKind.FAILED);
+    assertThat(gatewayFailed.impact()).as("children failing with it in the batch").isNotNull();
+    assertThat(gatewayFailed.impact().children()).isEqualTo(CHILDREN);
+    assertThat(gatewayFailed.impact().names())
+        .containsExactly("app-00", "app-01", "app-02", "app-03", "app-04");
+
+    // Children recovering in the same batch as the gateway are not counted in its RECOVERED.
+    List<String> recovering = new ArrayList<>(children().subList(2, CHILDREN));
+    recovering.add("gateway");
+    record(recorder, recovering, true, 1);
+    AlertEvent gatewayRecovered = only(outbox(), "gateway", AlertKind.RECOVERED);
+    assertThat(gatewayRecovered.impact().children()).isEqualTo(2);
+    assertThat(gatewayRecovered.impact().names()).containsExactly("app-00", "app-01");
+  }
+
+  @Test
   void deletingAParentRemovesItFromItsChildrenAndReleasesTheirHeldFailed() {
     targets.upsertAll(
         List.of(

@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
  *                             replaces those drills' rows and keeps the others'
  * </pre>
  *
- * The false-page drill is a subcommand with its own stack and options: {@code false-page --help}.
+ * The false-page and dependencies drills are subcommands with their own stacks and options: {@code
+ * false-page --help}, {@code dependencies --help}.
  *
  * <p>Exit code 0 when every drill passed, 1 otherwise, 2 for an unknown option, an unknown drill or
  * a missing value.
@@ -47,7 +48,7 @@ import picocli.CommandLine.Spec;
     name = "fault-drills",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    subcommands = FalsePageCommand.class,
+    subcommands = {FalsePageCommand.class, DependenciesCommand.class},
     description = "Kills and restarts Vigil's processes under load and reconciles what arrived.")
 public final class DrillMain implements Callable<Integer> {
   /** The documented command that reproduces the full drill from the repository root. */

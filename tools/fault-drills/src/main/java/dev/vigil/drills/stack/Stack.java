@@ -181,6 +181,24 @@ public final class Stack implements AutoCloseable {
   }
 
   /**
+   * Adds and starts a probing monitor named {@code name} for targets that list no locations (any
+   * instance claims them), with {@code settings} on top of its environment (e.g. the announce
+   * interval), without waiting for it.
+   */
+  public synchronized ServiceProcess addProbingMonitor(String name, Map<String, String> settings) {
+    int port = FreePorts.pick();
+    Map<String, String> env = ServiceEnv.locatedMonitor(infra, port, "default");
+    env.put("VIGIL_INSTANCE_ID", name);
+    env.putAll(settings);
+    ServiceProcess probing =
+        new ServiceProcess(
+            name, ServiceEnv.MONITOR_MAIN, env, port, options.logDir(), options.jvmOptions());
+    locatedMonitors.add(probing);
+    probing.start();
+    return probing;
+  }
+
+  /**
    * Deletes the relays' stored offsets with a tombstone on their offsets topic: the way out the
    * relay names when it refuses to start on a database behind them (exactly-once). A relay started
    * afterwards resumes from the replication slot's own position.
