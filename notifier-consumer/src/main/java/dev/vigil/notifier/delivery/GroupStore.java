@@ -1,6 +1,7 @@
 package dev.vigil.notifier.delivery;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.notifier.channel.GroupChannel;
 import dev.vigil.notifier.channel.GroupSettings;
 import dev.vigil.notifier.channel.GroupState;
 import dev.vigil.notifier.channel.RateLimit;
@@ -42,14 +43,18 @@ final class GroupStore {
   /** The most transitions one message carries; more wait for the next message. */
   static final int MAX_EVENTS = 5_000;
 
-  /** What a claim took: one message of one group, with the receipts it carries. */
+  /**
+   * What a claim took: one message of one group, with the receipts it carries; {@code more} when
+   * due heads were left for the next message (the message was full), which is then due at once.
+   */
   record GroupClaim(
       UUID groupId,
       int messageSeq,
       int ordinal,
       UUID token,
       GroupState state,
-      List<Claim> events) {}
+      List<Claim> events,
+      boolean more) {}
 
   /** A send's result. */
   record Result(Kind kind, int status, String error, Duration delay) {
@@ -114,14 +119,22 @@ final class GroupStore {
       """
           + RETURNING;
 
+  // The due heads in arrival order, as many as the message can name (each name's length plus its
+  // separator, summed in order, within the channel's budget), at most MAX_EVENTS.
   private static final String LEASE_HEADS =
       """
-      with candidate as (
-        select event_id, channel from notifier_receipt
+      with due as (
+        select event_id, channel, seq, service from notifier_receipt
          where channel = ? and head and status = 'PENDING' and available_at <= now()
          order by seq
          limit ?
-         for update skip locked)
+         for update skip locked),
+      candidate as (
+        select event_id, channel from (
+          select event_id, channel,
+                 sum(length(service) + ?) over (order by seq rows unbounded preceding) as chars
+            from due) named
+         where chars <= ?)
       update notifier_receipt r
          set claim_token = ?, available_at = clock_timestamp() + ? * interval '1 millisecond',
              attempts = r.attempts + 1
@@ -129,6 +142,14 @@ final class GroupStore {
        where r.event_id = c.event_id and r.channel = c.channel
       """
           + RETURNING;
+
+  /** Whether due heads are left after a claim took what its message can carry. */
+  private static final String MORE_DUE =
+      """
+      select exists (select 1 from notifier_receipt
+                      where channel = ? and head and status = 'PENDING'
+                        and available_at <= now() and claim_token is distinct from ?)
+      """;
 
   private static final String NEW_MESSAGE =
       """
@@ -224,16 +245,21 @@ final class GroupStore {
   private final String channel;
   private final GroupSettings settings;
   private final RateLimit limit;
+  private final int nameBudget;
 
   /**
    * @param limit the channel's endpoint rate (its bucket row is shared with every instance); null
    *     when the channel has none
+   * @param nameBudget characters of names one message can list (see {@code
+   *     GroupChannel.nameBudget}): a message carries no more transitions than it can name
    */
-  GroupStore(Database database, String channel, GroupSettings settings, RateLimit limit) {
+  GroupStore(
+      Database database, String channel, GroupSettings settings, RateLimit limit, int nameBudget) {
     this.database = database;
     this.channel = channel;
     this.settings = settings;
     this.limit = limit;
+    this.nameBudget = nameBudget;
   }
 
   String channel() {
@@ -278,8 +304,10 @@ final class GroupStore {
           UUID token = UUID.randomUUID();
           List<Claim> events = new ArrayList<>();
           int seq = carried(connection, groupId, token, lease, events);
+          boolean more = false;
           if (events.isEmpty()) {
             events.addAll(leaseHeads(connection, token, lease));
+            more = !events.isEmpty() && moreDue(connection, token);
             if (events.isEmpty()) {
               if (state.down().isEmpty()) {
                 update(connection, CLOSE, groupId);
@@ -319,7 +347,7 @@ final class GroupStore {
             statement.setInt(2, seq);
             statement.executeUpdate();
           }
-          return Optional.of(new GroupClaim(groupId, seq, sent + 1, token, state, events));
+          return Optional.of(new GroupClaim(groupId, seq, sent + 1, token, state, events, more));
         });
   }
 
@@ -391,9 +419,21 @@ final class GroupStore {
     try (PreparedStatement statement = connection.prepareStatement(LEASE_HEADS)) {
       statement.setString(1, channel);
       statement.setInt(2, MAX_EVENTS);
-      statement.setObject(3, token);
-      statement.setLong(4, lease.toMillis());
+      statement.setInt(3, GroupChannel.NAME_OVERHEAD);
+      statement.setLong(4, nameBudget);
+      statement.setObject(5, token);
+      statement.setLong(6, lease.toMillis());
       return read(statement);
+    }
+  }
+
+  private boolean moreDue(Connection connection, UUID token) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(MORE_DUE)) {
+      statement.setString(1, channel);
+      statement.setObject(2, token);
+      try (ResultSet rows = statement.executeQuery()) {
+        return rows.next() && rows.getBoolean(1);
+      }
     }
   }
 
@@ -464,7 +504,8 @@ final class GroupStore {
               boolean closed = next.down().isEmpty();
               try (PreparedStatement statement = connection.prepareStatement(SENT_GROUP)) {
                 statement.setString(1, next.toJson());
-                statement.setLong(2, settings.interval().toMillis());
+                // a full message leaves due heads behind: the next one goes at the channel's rate
+                statement.setLong(2, claim.more() ? 0 : settings.interval().toMillis());
                 statement.setBoolean(3, closed);
                 statement.setBoolean(4, closed);
                 statement.setObject(5, claim.groupId());

@@ -43,6 +43,7 @@ public final class InstanceRegistry implements AutoCloseable {
   private final Duration routeMemory;
   private final ChannelMetrics metrics;
   private volatile List<ChannelState> lastStates = List.of();
+  private volatile List<OpenGroup> lastGroups = List.of();
   private volatile List<List<ChannelRoutes.Route>> peerRoutes = List.of();
   private final Set<String> badPeers = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private PeriodicTask task;
@@ -141,6 +142,10 @@ public final class InstanceRegistry implements AutoCloseable {
         store.buckets(own.limits().values().stream().map(RateLimit::bucket).distinct().toList())) {
       buckets.put(bucket.bucket(), bucket);
     }
+    Map<String, OpenGroup> groups = new TreeMap<>();
+    for (OpenGroup group : store.groups(null)) {
+      groups.put(group.channel(), group);
+    }
     List<ChannelState> states = new ArrayList<>();
     servedBy.forEach(
         (channel, instances) -> {
@@ -167,9 +172,16 @@ public final class InstanceRegistry implements AutoCloseable {
                   limit == null ? null : limit.text(),
                   limitedBy != null,
                   limitedBy,
-                  limitedBy == null ? 0 : bucket.forSeconds()));
+                  limitedBy == null ? 0 : bucket.forSeconds(),
+                  groups.containsKey(channel) ? 1 : 0));
         });
+    lastGroups = List.copyOf(groups.values());
     return states;
+  }
+
+  /** Open groups of {@code channel} (every channel when null), read now from the database. */
+  public List<OpenGroup> groups(String channel) {
+    return store.groups(channel);
   }
 
   /**
@@ -182,7 +194,7 @@ public final class InstanceRegistry implements AutoCloseable {
 
   private void publish(List<ChannelState> states) {
     lastStates = List.copyOf(states);
-    metrics.publish(states);
+    metrics.publish(states, lastGroups);
   }
 
   /** Stops the heartbeat and marks this instance stopped (its routes stay in effect a while). */
