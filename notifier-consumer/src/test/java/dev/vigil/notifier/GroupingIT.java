@@ -11,6 +11,10 @@ import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.harness.vendor.FakeVendor;
 import dev.vigil.harness.vendor.PagerDutyContract;
 import dev.vigil.harness.vendor.SlackContract;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -125,6 +129,105 @@ class GroupingIT {
       assertThat(pd.received()).hasSize((int) sent(stack, "oncall"));
       // the signed webhook keeps one request per transition
       assertThat(stack.notifications).hasSize(12);
+    }
+  }
+
+  @Test
+  void anOpenGroupShowsInTheAdminApiAndTheGaugesAndHostileQueriesAreRefused(
+      TestDatabase db, TestKafka kafka) throws Exception {
+    try (FakeVendor slack = new FakeVendor(SlackContract::violations, 200, "ok");
+        FakeVendor pd = new FakeVendor(PagerDutyContract::violations, 202, PD_ACCEPTED);
+        TestStack stack = TestStack.withoutNotifier(db, kafka, Map.of())) {
+      Map<String, String> settings = grouped(slack, pd);
+      // Slack's next update is an hour away: the group stays open with what arrives meanwhile
+      settings.put(
+          "VIGIL_NOTIFIER_ROUTES",
+          settings
+              .get("VIGIL_NOTIFIER_ROUTES")
+              .replace(
+                  "group: {wait: 1s, interval: 1s, max: 100}", "group: {wait: 1s, interval: 1h}"));
+      List<AlertEvent> down =
+          IntStream.range(0, 3).mapToObj(i -> TestStack.failed("pay-g" + i)).toList();
+      down.forEach(stack::produce);
+      NotifierService notifier = stack.startInstance(settings);
+      await().atMost(WAIT).until(() -> delivered(stack, "team") == 3);
+      stack.produce(TestStack.failed("pay-g3"));
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  stack.count(
+                          "select count(*) from notifier_receipt where status = 'PENDING'"
+                              + " and channel = 'team'")
+                      == 1);
+      String groupId =
+          stack.scalar(
+              "select group_id from notifier_group where channel = 'team' and status = 'OPEN'");
+
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                JsonNode groups =
+                    NotifierHttp.json(
+                        NotifierHttp.get(
+                            notifier, "/admin/groups?channel=team", TestStack.ADMIN_TOKEN));
+                assertThat(groups).hasSize(1);
+                JsonNode team = groups.get(0);
+                assertThat(team.get("groupId").asText()).isEqualTo(groupId);
+                assertThat(team.get("channel").asText()).isEqualTo("team");
+                assertThat(team.get("openedAt").asText()).isNotBlank();
+                assertThat(team.get("messages").asInt()).isEqualTo(1);
+                assertThat(team.get("servicesDown").asInt()).isEqualTo(3);
+                assertThat(team.get("waiting").asInt()).isEqualTo(1);
+                assertThat(team.get("nextSendInSeconds").asDouble()).isGreaterThan(3_000);
+                assertThat(team.get("nextSendAt").asText()).isNotBlank();
+              });
+      JsonNode all =
+          NotifierHttp.json(NotifierHttp.get(notifier, "/admin/groups", TestStack.ADMIN_TOKEN));
+      assertThat(all).extracting(g -> g.get("channel").asText()).contains("team", "oncall");
+      assertThat(NotifierHttp.channel(notifier, "team").get("openGroups").asInt()).isEqualTo(1);
+      assertThat(NotifierHttp.channel(notifier, "webhook").get("openGroups").asInt()).isZero();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(NotifierHttp.get(notifier, "/metrics", null))
+                      .contains("vigil_notifier_channel_groups_open{channel=\"team\"} 1.0")
+                      .contains("vigil_notifier_channel_groups_services_down{channel=\"team\"} 3.0")
+                      .contains("vigil_notifier_channel_groups_waiting{channel=\"team\"} 1.0")
+                      .contains("vigil_notifier_channel_groups_open{channel=\"webhook\"} 0.0"));
+
+      // hostile query strings: a clean 400 naming the field, never a 500
+      for (String query :
+          List.of(
+              "channel=%00",
+              "channel=TEAM",
+              "channel=" + "a".repeat(500),
+              "channel=a%20b",
+              "channel=..%2Fteam",
+              "channel=%zz",
+              "channel=%E2%80%AE")) {
+        HttpResponse<String> answer = status(notifier, "/admin/groups?" + query);
+        assertThat(answer.statusCode()).as(query).isEqualTo(400);
+        if (!query.contains("%zz")) { // a malformed escape is refused by the server itself
+          assertThat(answer.body()).as(query).contains("\"field\":\"channel\"");
+        }
+      }
+      assertThat(status(notifier, "/admin/groups?channel=nobody").body()).isEqualTo("[]");
+      assertThat(NotifierHttp.get(notifier, "/admin/groups", null)).contains("bearer token");
+    }
+  }
+
+  private static HttpResponse<String> status(NotifierService notifier, String path)
+      throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + notifier.httpPort() + path))
+            .header("Authorization", "Bearer " + TestStack.ADMIN_TOKEN)
+            .timeout(Duration.ofSeconds(30))
+            .build();
+    try (HttpClient client = HttpClient.newHttpClient()) {
+      return client.send(request, HttpResponse.BodyHandlers.ofString());
     }
   }
 
