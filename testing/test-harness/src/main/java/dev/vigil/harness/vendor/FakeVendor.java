@@ -72,12 +72,15 @@ public final class FakeVendor implements AutoCloseable {
   }
 
   /**
-   * A Slack incoming webhook as Slack documents it: the body contract of {@link SlackContract},
-   * {@code 200 ok}, and one message per second (a burst of 1).
+   * A Slack incoming webhook as Slack documents it (https://api.slack.com/apis/rate-limits:
+   * incoming webhooks, "1 per second" per channel, "short bursts ... allowed"): the body contract
+   * of {@link SlackContract}, {@code 200 ok}, one message per second with a burst of {@code burst}
+   * (1: strictly one a second; 2: two in a row, then one a second), 429 with {@code Retry-After: 1}
+   * beyond.
    */
-  public static FakeVendor slack() {
+  public static FakeVendor slack(int burst) {
     FakeVendor slack = new FakeVendor(SlackContract::violations, 200, "ok");
-    slack.enforceOnePerSecond(1);
+    slack.enforceOnePerSecond(burst);
     return slack;
   }
 

@@ -23,7 +23,8 @@ final class ChannelStats {
    * {@code untilMicros}: {@code messages}, {@code first_message_s}, {@code last_message_s} (last
    * one that named a service of this kind), {@code services_named}, {@code named_within_2min},
    * {@code missing} (services never named as {@code kind}), {@code over_limit} (requests the vendor
-   * answered 429 in the window), {@code messages_per_s} (over first → last).
+   * answered 429 in the window), {@code messages_per_s} (over first → last), {@code min_gap_s}
+   * (shortest gap).
    */
   static Map<String, Double> flip(
       List<VendorMessages.Message> messages,
@@ -34,6 +35,8 @@ final class ChannelStats {
       long untilMicros) {
     boolean down = kind.equals("FAILED");
     long count = 0;
+    long previous = Long.MIN_VALUE;
+    long minGap = Long.MAX_VALUE;
     long first = Long.MAX_VALUE;
     long lastNaming = Long.MIN_VALUE;
     Map<String, Long> namedAt = new HashMap<>();
@@ -42,6 +45,10 @@ final class ChannelStats {
         continue;
       }
       count++;
+      if (previous != Long.MIN_VALUE) {
+        minGap = Math.min(minGap, m.atMicros() - previous);
+      }
+      previous = m.atMicros();
       first = Math.min(first, m.atMicros());
       for (String service : down ? m.down() : m.recovered()) {
         if (services.contains(service) && namedAt.putIfAbsent(service, m.atMicros()) == null) {
@@ -65,6 +72,7 @@ final class ChannelStats {
     m.put("over_limit", (double) over);
     double span = count < 2 ? Double.NaN : (lastNaming - first) / 1e6;
     m.put("messages_per_s", span > 0 ? (count - 1) / span : Double.NaN);
+    m.put("min_gap_s", minGap == Long.MAX_VALUE ? Double.NaN : minGap / 1e6);
     return m;
   }
 
