@@ -206,13 +206,11 @@ class GroupingIT {
               "channel=" + "a".repeat(500),
               "channel=a%20b",
               "channel=..%2Fteam",
-              "channel=%zz",
+              "channel=%25zz",
               "channel=%E2%80%AE")) {
         HttpResponse<String> answer = status(notifier, "/admin/groups?" + query);
         assertThat(answer.statusCode()).as(query).isEqualTo(400);
-        if (!query.contains("%zz")) { // a malformed escape is refused by the server itself
-          assertThat(answer.body()).as(query).contains("\"field\":\"channel\"");
-        }
+        assertThat(answer.body()).as(query).contains("\"field\":\"channel\"");
       }
       assertThat(status(notifier, "/admin/groups?channel=nobody").body()).isEqualTo("[]");
       assertThat(NotifierHttp.get(notifier, "/admin/groups", null)).contains("bearer token");

@@ -29,9 +29,10 @@ import java.util.UUID;
  * one when heads wait and none is open: it is due {@code wait} after the first of them arrived);
  * when it is due, its lease is free and the endpoint has a rate slot, take the message still
  * SENDING from a sender that did not record it, or else write a new message of the channel's due
- * heads of line; lease the message's receipts and the group with one random token. Only heads are
- * carried, so a service's RECOVERED is never in a message before (or with) the one carrying its
- * FAILED.
+ * heads of line (as many as the channel can name in one message, see {@code
+ * GroupChannel.nameBudget}; a full message makes the next one due at once, at the channel's rate);
+ * lease the message's receipts and the group with one random token. Only heads are carried, so a
+ * service's RECOVERED is never in a message before (or with) the one carrying its FAILED.
  *
  * <p>Record (one transaction, only while the token holds): sent → the receipts DELIVERED (or
  * SKIPPED when the channel sends nothing), the services' next receipts promoted, the group's state
@@ -141,15 +142,8 @@ final class GroupStore {
         from candidate c
        where r.event_id = c.event_id and r.channel = c.channel
       """
-          + RETURNING;
-
-  /** Whether due heads are left after a claim took what its message can carry. */
-  private static final String MORE_DUE =
-      """
-      select exists (select 1 from notifier_receipt
-                      where channel = ? and head and status = 'PENDING'
-                        and available_at <= now() and claim_token is distinct from ?)
-      """;
+          + RETURNING
+          + ", (select count(*) from due)";
 
   private static final String NEW_MESSAGE =
       """
@@ -306,8 +300,10 @@ final class GroupStore {
           int seq = carried(connection, groupId, token, lease, events);
           boolean more = false;
           if (events.isEmpty()) {
-            events.addAll(leaseHeads(connection, token, lease));
-            more = !events.isEmpty() && moreDue(connection, token);
+            long[] due = new long[1];
+            events.addAll(leaseHeads(connection, token, lease, due));
+            // full: the budget left due heads behind, or there may be more than MAX_EVENTS
+            more = !events.isEmpty() && (due[0] > events.size() || due[0] >= MAX_EVENTS);
             if (events.isEmpty()) {
               if (state.down().isEmpty()) {
                 update(connection, CLOSE, groupId);
@@ -414,7 +410,8 @@ final class GroupStore {
     return seq;
   }
 
-  private List<Claim> leaseHeads(Connection connection, UUID token, Duration lease)
+  /** Leases the due heads the message can name; {@code due[0]}: how many heads were due. */
+  private List<Claim> leaseHeads(Connection connection, UUID token, Duration lease, long[] due)
       throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(LEASE_HEADS)) {
       statement.setString(1, channel);
@@ -423,22 +420,17 @@ final class GroupStore {
       statement.setLong(4, nameBudget);
       statement.setObject(5, token);
       statement.setLong(6, lease.toMillis());
-      return read(statement);
-    }
-  }
-
-  private boolean moreDue(Connection connection, UUID token) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(MORE_DUE)) {
-      statement.setString(1, channel);
-      statement.setObject(2, token);
-      try (ResultSet rows = statement.executeQuery()) {
-        return rows.next() && rows.getBoolean(1);
-      }
+      return read(statement, due);
     }
   }
 
   /** Claims in arrival order (the receipts' seq). */
   private static List<Claim> read(PreparedStatement statement) throws SQLException {
+    return read(statement, null);
+  }
+
+  /** As {@link #read(PreparedStatement)}; {@code extra[0]}, when given, is column 10. */
+  private static List<Claim> read(PreparedStatement statement, long[] extra) throws SQLException {
     Map<Claim, Long> seqs = new HashMap<>();
     List<Claim> claims = new ArrayList<>();
     try (ResultSet rows = statement.executeQuery()) {
@@ -454,6 +446,9 @@ final class GroupStore {
                 rows.getTimestamp(7).toInstant(),
                 rows.getString(8));
         seqs.put(claim, rows.getLong(9));
+        if (extra != null) {
+          extra[0] = rows.getLong(10);
+        }
         claims.add(claim);
       }
     }
