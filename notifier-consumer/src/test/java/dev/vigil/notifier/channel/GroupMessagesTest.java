@@ -142,6 +142,30 @@ class GroupMessagesTest {
   }
 
   @Test
+  void aStormMessageNamesEveryServiceItCarriesWithinEachVendorsLimit() {
+    // as many as the delivery side lets a Slack message carry: names of 20 characters + 3 each
+    int carried = SlackChannel.NAME_BUDGET / (20 + GroupChannel.NAME_OVERHEAD);
+    List<AlertEvent> failed =
+        IntStream.range(0, carried)
+            .mapToObj(i -> failed("storm-service-%06d".formatted(i), "x".repeat(500)))
+            .toList();
+    GroupMessage message = GroupState.empty().apply(GROUP, 1, failed, 100).message();
+
+    JsonNode slack = body(SLACK.request(message).orElseThrow());
+    assertThat(SlackContract.violations(slack)).isEmpty();
+    String text = slack.get("text").asText();
+    for (AlertEvent event : failed) {
+      assertThat(text).contains(event.service());
+    }
+    assertThat(text).containsPattern("\\n… and [0-9]+ more\\nDOWN: storm-service-");
+
+    JsonNode pd = body(PD.request(message).orElseThrow());
+    assertThat(PagerDutyContract.violations(pd)).isEmpty();
+    assertThat(pd.at("/payload/custom_details/down_services")).hasSize(carried);
+    assertThat(pd.at("/payload/custom_details/down")).hasSize(100);
+  }
+
+  @Test
   void pagerDutyOneIncidentPerGroupTriggeredThenResolvedWhenAllRecovered() {
     List<AlertEvent> failed = down(3);
     GroupState.Step one = GroupState.empty().apply(GROUP, 1, failed, 2);
