@@ -43,7 +43,6 @@ public final class InstanceRegistry implements AutoCloseable {
   private final Duration routeMemory;
   private final ChannelMetrics metrics;
   private volatile List<ChannelState> lastStates = List.of();
-  private volatile List<OpenGroup> lastGroups = List.of();
   private volatile List<List<ChannelRoutes.Route>> peerRoutes = List.of();
   private final Set<String> badPeers = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private PeriodicTask task;
@@ -79,7 +78,8 @@ public final class InstanceRegistry implements AutoCloseable {
     store.beat(instanceId, own.names(), ownRoutesJson);
     refreshPeers();
     store.prune(liveness, routeMemory);
-    publish(channels());
+    List<OpenGroup> groups = store.groups(null);
+    publish(channels(groups), groups);
   }
 
   private void refreshPeers() {
@@ -121,6 +121,10 @@ public final class InstanceRegistry implements AutoCloseable {
    * database.
    */
   public List<ChannelState> channels() {
+    return channels(store.groups(null));
+  }
+
+  private List<ChannelState> channels(List<OpenGroup> openGroups) {
     Map<String, List<String>> servedBy = new TreeMap<>();
     for (String channel : own.names()) {
       servedBy.put(channel, new ArrayList<>());
@@ -143,7 +147,7 @@ public final class InstanceRegistry implements AutoCloseable {
       buckets.put(bucket.bucket(), bucket);
     }
     Map<String, OpenGroup> groups = new TreeMap<>();
-    for (OpenGroup group : store.groups(null)) {
+    for (OpenGroup group : openGroups) {
       groups.put(group.channel(), group);
     }
     List<ChannelState> states = new ArrayList<>();
@@ -175,7 +179,6 @@ public final class InstanceRegistry implements AutoCloseable {
                   limitedBy == null ? 0 : bucket.forSeconds(),
                   groups.containsKey(channel) ? 1 : 0));
         });
-    lastGroups = List.copyOf(groups.values());
     return states;
   }
 
@@ -192,9 +195,9 @@ public final class InstanceRegistry implements AutoCloseable {
     return lastStates;
   }
 
-  private void publish(List<ChannelState> states) {
+  private void publish(List<ChannelState> states, List<OpenGroup> groups) {
     lastStates = List.copyOf(states);
-    metrics.publish(states, lastGroups);
+    metrics.publish(states, groups);
   }
 
   /** Stops the heartbeat and marks this instance stopped (its routes stay in effect a while). */
