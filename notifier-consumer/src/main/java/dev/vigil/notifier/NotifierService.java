@@ -148,7 +148,7 @@ public final class NotifierService implements AutoCloseable {
               config.get(ADMIN_TOKEN),
               intake::problem,
               delivery::wake,
-              new ChannelViews(instances::channels, instances::lastChannels));
+              new ChannelViews(instances::channels, instances::lastChannels, instances::groups));
       parts.add(api);
       startClock.step("api");
       LOG.info("notifier started port={} {} config={}", api.port(), startClock.summary(), config);

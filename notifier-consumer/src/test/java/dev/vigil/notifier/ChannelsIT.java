@@ -7,8 +7,9 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.notifier.channel.PagerDutyContract;
-import dev.vigil.notifier.channel.SlackContract;
+import dev.vigil.harness.vendor.FakeVendor;
+import dev.vigil.harness.vendor.PagerDutyContract;
+import dev.vigil.harness.vendor.SlackContract;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,7 +29,7 @@ class ChannelsIT {
   private static final String PD_ACCEPTED =
       "{\"status\":\"success\",\"message\":\"Event processed\"}";
 
-  private static Map<String, String> routes(FakeChannel pd, FakeChannel slack) {
+  private static Map<String, String> routes(FakeVendor pd, FakeVendor slack) {
     return Map.of(
         "VIGIL_NOTIFIER_ROUTES",
         """
@@ -55,8 +56,8 @@ class ChannelsIT {
   @Test
   void aFailingSlackDelaysOnlyItsOwnDeliveriesWhilePagerDutyAndTheWebhookFlow(
       TestDatabase db, TestKafka kafka) throws Exception {
-    try (FakeChannel pd = new FakeChannel(PagerDutyContract::violations, 202, PD_ACCEPTED);
-        FakeChannel slack = new FakeChannel(SlackContract::violations, 503, "");
+    try (FakeVendor pd = new FakeVendor(PagerDutyContract::violations, 202, PD_ACCEPTED);
+        FakeVendor slack = new FakeVendor(SlackContract::violations, 503, "");
         TestStack stack = TestStack.start(db, kafka, routes(pd, slack))) {
       AlertEvent down = TestStack.failed("payments");
       AlertEvent still =
@@ -91,10 +92,10 @@ class ChannelsIT {
                       + "'"))
           .as("search has no route: the webhook only")
           .isEqualTo(1);
-      assertThat(pd.received)
+      assertThat(pd.received())
           .extracting(r -> r.body().get("event_action").asText())
           .containsExactly("trigger", "resolve");
-      assertThat(pd.received)
+      assertThat(pd.received())
           .allSatisfy(
               r ->
                   assertThat(r.body().get("dedup_key").asText())
@@ -104,7 +105,7 @@ class ChannelsIT {
       await().atMost(WAIT).until(() -> stack.attempts(down, "team") > 1);
       assertThat(stack.status(down, "team")).isEqualTo("PENDING");
       assertThat(stack.attempts(up, "team")).as("held back behind its FAILED").isZero();
-      assertThat(slack.received)
+      assertThat(slack.received())
           .allSatisfy(
               r -> assertThat(r.body().get("text").asText()).contains("*payments* is DOWN"));
       assertThat(NotifierHttp.get(stack.notifier, "/metrics", null))
@@ -118,7 +119,7 @@ class ChannelsIT {
       await().atMost(WAIT).until(() -> stack.status(up, "team").equals("DELIVERED"));
       assertThat(slack.violations()).isEmpty();
       List<String> texts =
-          slack.received.stream().map(r -> r.body().get("text").asText()).distinct().toList();
+          slack.received().stream().map(r -> r.body().get("text").asText()).distinct().toList();
       assertThat(texts).hasSize(3);
       assertThat(texts.get(0)).contains("is DOWN since");
       assertThat(texts.get(1)).contains("still DOWN: 10m 0s").contains("&lt;!here&gt; &amp; bye");
@@ -133,13 +134,13 @@ class ChannelsIT {
   @Test
   void pagerDutyRefusingAnEventIsDeadWithItsErrorsAndBlocksOnlyPagerDuty(
       TestDatabase db, TestKafka kafka) throws Exception {
-    try (FakeChannel pd =
-            new FakeChannel(
+    try (FakeVendor pd =
+            new FakeVendor(
                 PagerDutyContract::violations,
                 400,
                 "{\"status\":\"invalid event\",\"message\":\"Event object is invalid\","
                     + "\"errors\":[\"Length of 'routing_key' is incorrect\"]}");
-        FakeChannel slack = new FakeChannel(SlackContract::violations, 200, "ok");
+        FakeVendor slack = new FakeVendor(SlackContract::violations, 200, "ok");
         TestStack stack = TestStack.start(db, kafka, routes(pd, slack))) {
       AlertEvent down = TestStack.failed("payments");
       AlertEvent up = TestStack.recovered(down);
@@ -153,7 +154,7 @@ class ChannelsIT {
                   stack.status(up, "team").equals("DELIVERED")
                       && stack.status(up, "webhook").equals("DELIVERED")
                       && stack.status(down, "oncall").equals("DEAD"));
-      assertThat(pd.received).hasSize(1);
+      assertThat(pd.received()).hasSize(1);
       assertThat(
               stack.scalar(
                   "select last_status || ' ' || last_error from notifier_receipt where event_id = '"

@@ -8,7 +8,8 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.notifier.channel.SlackContract;
+import dev.vigil.harness.vendor.FakeVendor;
+import dev.vigil.harness.vendor.SlackContract;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ class RateLimitIT {
 
   @Test
   void twoInstancesTogetherKeepSlacksOneMessagePerSecond(TestDatabase db, TestKafka kafka) {
-    try (FakeChannel slack = new FakeChannel(SlackContract::violations, 200, "ok");
+    try (FakeVendor slack = new FakeVendor(SlackContract::violations, 200, "ok");
         TestStack stack = TestStack.withoutNotifier(db, kafka, Map.of())) {
       slack.enforceOnePerSecond(2);
       stack.startInstance(TestStack.slackForPay(slack));
@@ -46,9 +47,11 @@ class RateLimitIT {
                               + " where channel = 'team' and status = 'DELIVERED'")
                       == 6);
 
-      assertThat(slack.overLimit).as("messages beyond Slack's rate").isEmpty();
+      assertThat(slack.overLimit()).as("messages beyond Slack's rate").isEmpty();
       assertThat(slack.violations()).isEmpty();
-      assertThat(slack.received).hasSize(6).allSatisfy(r -> assertThat(r.status()).isEqualTo(200));
+      assertThat(slack.received())
+          .hasSize(6)
+          .allSatisfy(r -> assertThat(r.status()).isEqualTo(200));
       assertThat(
               stack.column(
                   "select attempts from notifier_receipt where channel = 'team' order by seq"))
@@ -59,7 +62,7 @@ class RateLimitIT {
   @Test
   void a429HoldsBackOnlyItsChannelAndCostsNoAttempt(TestDatabase db, TestKafka kafka)
       throws Exception {
-    try (FakeChannel slack = new FakeChannel(SlackContract::violations, 200, "ok");
+    try (FakeVendor slack = new FakeVendor(SlackContract::violations, 200, "ok");
         TestStack stack = TestStack.withoutNotifier(db, kafka, Map.of())) {
       slack.enforceOnePerSecond(2);
       slack.throttleNext(1, 20);
@@ -67,7 +70,7 @@ class RateLimitIT {
       AlertEvent first = TestStack.failed("pay-1");
       AlertEvent second = TestStack.failed("pay-2");
       stack.produce(first);
-      await().atMost(WAIT).until(() -> slack.received.size() == 1);
+      await().atMost(WAIT).until(() -> slack.received().size() == 1);
       stack.produce(second);
 
       // Retry-After (20 s) holds every Slack delivery back; the webhook goes on
@@ -97,7 +100,7 @@ class RateLimitIT {
                     .containsPattern("vigil_notifier_channel_limited\\{channel=\"team\"[^}]*} 1.0")
                     .containsPattern("vigil_notifier_channel_pending\\{channel=\"team\"[^}]*} 2.0");
               });
-      assertThat(slack.received).as("nothing sent to Slack while it said wait").hasSize(1);
+      assertThat(slack.received()).as("nothing sent to Slack while it said wait").hasSize(1);
       assertThat(stack.status(first, "team")).isEqualTo("PENDING");
       assertThat(stack.attempts(first, "team")).as("the 429 is not an attempt").isZero();
       assertThat(
@@ -115,10 +118,10 @@ class RateLimitIT {
                       && "DELIVERED".equals(stack.status(second, "team")));
       assertThat(stack.attempts(first, "team")).isEqualTo(1);
       assertThat(stack.attempts(second, "team")).isEqualTo(1);
-      assertThat(slack.received)
-          .extracting(FakeChannel.Received::status)
+      assertThat(slack.received())
+          .extracting(FakeVendor.Received::status)
           .containsExactly(429, 200, 200);
-      assertThat(slack.overLimit).isEmpty();
+      assertThat(slack.overLimit()).isEmpty();
       assertThat(slack.violations()).isEmpty();
       assertThat(NotifierHttp.get(notifier, "/metrics", null))
           .containsPattern(

@@ -8,7 +8,8 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
 import dev.vigil.harness.junit.VigilInfraExtension;
-import dev.vigil.notifier.channel.SlackContract;
+import dev.vigil.harness.vendor.FakeVendor;
+import dev.vigil.harness.vendor.SlackContract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ class RollingDeployIT {
   @Test
   void slackMovesBetweenInstancesWithNothingDeadLostOrSentTwice(TestDatabase db, TestKafka kafka)
       throws Exception {
-    try (FakeChannel slack = new FakeChannel(SlackContract::violations, 200, "ok");
+    try (FakeVendor slack = new FakeVendor(SlackContract::violations, 200, "ok");
         TestStack stack = TestStack.withoutNotifier(db, kafka, Map.of())) {
       NotifierService oldWithSlack = stack.startInstance(TestStack.slackForPay(slack));
       NotifierService oldWithout = stack.startInstance(Map.of());
@@ -51,7 +52,7 @@ class RollingDeployIT {
                   unfinished(stack) == 0
                       && rows(stack, "team") == 6
                       && rows(stack, "webhook") == 7);
-      assertThat(slack.received).hasSize(6);
+      assertThat(slack.received()).hasSize(6);
 
       // the only instance with Slack stops: what arrives meanwhile waits for Slack, visibly
       stack.stopInstance(oldWithSlack);
@@ -87,7 +88,7 @@ class RollingDeployIT {
                       + " where channel = 'team' and status = 'PENDING'"))
           .as("no attempt is made while no running instance has the channel")
           .isZero();
-      assertThat(slack.received).hasSize(6);
+      assertThat(slack.received()).hasSize(6);
 
       // the restart that swaps them: the instance without Slack comes back with it, and the other
       // without it
@@ -101,7 +102,8 @@ class RollingDeployIT {
           .isZero();
       assertThat(rows(stack, "team")).isEqualTo(12);
       assertThat(slack.violations()).isEmpty();
-      List<String> texts = slack.received.stream().map(r -> r.body().get("text").asText()).toList();
+      List<String> texts =
+          slack.received().stream().map(r -> r.body().get("text").asText()).toList();
       assertThat(texts).as("each Slack message once").doesNotHaveDuplicates().hasSize(12);
       for (int i = 0; i < 6; i++) {
         String service = "*pay-" + i + "*";

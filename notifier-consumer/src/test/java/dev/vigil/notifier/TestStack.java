@@ -8,6 +8,7 @@ import dev.vigil.contract.AlertTopic;
 import dev.vigil.contract.webhook.WebhookSecret;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.TestKafka;
+import dev.vigil.harness.vendor.FakeVendor;
 import dev.vigil.kit.Settings;
 import dev.vigil.receiver.ReceivedNotification;
 import dev.vigil.receiver.ReceivedRequest;
@@ -226,7 +227,7 @@ final class TestStack implements AutoCloseable {
    * Settings of an instance with one Slack channel, {@code team}, for the services {@code pay*}
    * (and the signed webhook), one message per transition (grouping off).
    */
-  static Map<String, String> slackForPay(FakeChannel slack) {
+  static Map<String, String> slackForPay(FakeVendor slack) {
     return Map.of(
         "VIGIL_NOTIFIER_ROUTES",
         """

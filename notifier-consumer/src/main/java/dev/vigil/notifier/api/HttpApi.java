@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /admin/services} — pending and dead counts per service and channel
  *   <li>{@code GET /admin/channels} — per channel: the running instances that have it, its backlog,
  *       and whether it waits for an instance
+ *   <li>{@code GET /admin/groups[?channel=]} — open groups per channel (Slack, PagerDuty): since
+ *       when, services DOWN, transitions waiting for the next message, when it is due
  *   <li>{@code GET /admin/receipts?status=DEAD|PENDING|DELIVERED|SKIPPED[&service=][&channel=]}
  *   <li>{@code POST /admin/receipts/{eventId}/replay[?channel=]} — dead → pending, attempts reset,
  *       same id (every channel of the event, or the one named)
@@ -83,6 +85,14 @@ public final class HttpApi implements AutoCloseable {
               config.routes.before("/admin/*", ctx -> authorize(ctx, token));
               config.routes.get("/admin/services", ctx -> json(ctx, 200, operators.services()));
               config.routes.get("/admin/channels", ctx -> json(ctx, 200, channels.current().get()));
+              config.routes.get(
+                  "/admin/groups",
+                  ctx -> {
+                    String channel = channel(ctx);
+                    if (channel != null) {
+                      json(ctx, 200, channels.groups().apply(channel.isEmpty() ? null : channel));
+                    }
+                  });
               config.routes.get(
                   "/admin/receipts",
                   ctx -> {

@@ -27,7 +27,7 @@ import java.util.function.UnaryOperator;
  *
  * <pre>{@code
  * channels:
- *   oncall:   {type: pagerduty, routingKey: env:PD_KEY, severity: critical, rateLimit: 120/1m}
+ *   oncall:   {type: pagerduty, routingKey: env:PD_KEY, severity: critical}  # rateLimit: 120/1m
  *   team:     {type: slack, url: file:/run/secrets/slack-url}   # rateLimit: 1/s by default
  *   # Slack and PagerDuty group by default: group: {wait: 10s, interval: 1m, max: 100}, or off
  *   chat:     {type: slack, url: env:CHAT_URL, group: off}
@@ -64,14 +64,16 @@ public final class ChannelRoutesFile {
 
   /**
    * Rates when a channel states none: Slack's documented one message per second per incoming
-   * webhook; the others have no stated rate (their 429s are still honoured per endpoint).
+   * webhook; PagerDuty's 120 events per minute per integration (routing) key, the Events API v2
+   * limit PagerDuty states (beyond it the API answers 429); the others have no stated rate (their
+   * 429s are still honoured per endpoint).
    */
   private static final Map<String, String> DEFAULT_RATES =
       Map.of(
           "slack",
           "1/s",
           "pagerduty",
-          "off",
+          "120/1m",
           "alertmanager",
           "off",
           "alertmanager-webhook",

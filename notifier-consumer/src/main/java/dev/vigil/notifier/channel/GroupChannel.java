@@ -12,4 +12,18 @@ public interface GroupChannel extends Channel {
    * transitions are then recorded as skipped by the channel).
    */
   Optional<ChannelRequest> request(GroupMessage message);
+
+  /**
+   * How many characters of service names one message can list, counting each name's length plus
+   * {@value #NAME_OVERHEAD} (its separator): a message carries no more transitions than it can
+   * name, so that every service a message carries is named in it; the rest wait for the next
+   * message, which is then due at once (at the channel's rate) rather than one {@code interval}
+   * later.
+   */
+  default int nameBudget() {
+    return Integer.MAX_VALUE;
+  }
+
+  /** The characters counted per name on top of its length (a separator such as {@code ", "}). */
+  int NAME_OVERHEAD = 3;
 }

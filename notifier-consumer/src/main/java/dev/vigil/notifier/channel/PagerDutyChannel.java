@@ -160,6 +160,11 @@ public final class PagerDutyChannel implements GroupChannel {
       node.put("incident_id", r.incidentId().toString());
       node.put("downtime", AlertText.human(r.downtime()));
     }
+    // every service the message carries, by name (the delivery side keeps them within the budget)
+    var downNames = details.putArray("down_services");
+    m.down().forEach(d -> downNames.add(d.service()));
+    var recoveredNames = details.putArray("recovered_services");
+    m.recovered().forEach(r -> recoveredNames.add(r.service()));
     details.put("not_named", m.down().size() + m.recovered().size() - GroupText.named(m));
     details.put("still_down_count", m.stillDown().size());
     var still = details.putArray("still_down");
@@ -172,6 +177,17 @@ public final class PagerDutyChannel implements GroupChannel {
       body.put("client_url", links.statusPage());
     }
     return Optional.of(ChannelRequest.json(url, body.toString()));
+  }
+
+  /**
+   * Characters of names a grouped trigger lists in {@code custom_details} (see {@link
+   * GroupChannel#nameBudget}): well within the 512 KB PagerDuty accepts for an event.
+   */
+  static final int NAME_BUDGET = 200_000;
+
+  @Override
+  public int nameBudget() {
+    return NAME_BUDGET;
   }
 
   @Override

@@ -55,8 +55,23 @@ public final class SlackChannel implements GroupChannel {
   }
 
   /**
-   * A grouped message in mrkdwn: the headline, one line per service (at most {@code max}, and never
-   * more than Slack's text limit; the rest counted), the status page and the group.
+   * Characters of names a grouped message lists at most (see {@link GroupChannel#nameBudget}): with
+   * the headline, the lines in full, the status page and the group it stays within {@link
+   * #MAX_TEXT}.
+   */
+  static final int NAME_BUDGET = 30_000;
+
+  @Override
+  public int nameBudget() {
+    return NAME_BUDGET;
+  }
+
+  /**
+   * A grouped message in mrkdwn: the headline, one line per service in full (at most {@code max},
+   * and only while the names of the rest still fit), then every other service by name ({@code … and
+   * N more}, {@code DOWN: a, b, …}, {@code RECOVERED: c, …}), the status page and the group. Never
+   * beyond Slack's text limit: names that would not fit are counted ({@code … (+N)}); the delivery
+   * side carries no more transitions than {@link #NAME_BUDGET} names.
    */
   String text(GroupMessage m) {
     String emoji =
@@ -64,8 +79,21 @@ public final class SlackChannel implements GroupChannel {
             ? ":red_circle: "
             : m.allRecovered() ? ":large_green_circle: " : ":large_orange_circle: ";
     StringBuilder text = new StringBuilder(emoji).append(escape(GroupText.headline(m)));
-    int room = GroupText.named(m);
-    int named = 0;
+    StringBuilder footer = new StringBuilder();
+    if (links.present()) {
+      footer.append("\n<").append(links.statusPage()).append("|Status page>");
+    }
+    footer.append("\nGroup `").append(m.groupId()).append("` · message ").append(m.seq());
+    int limit = MAX_TEXT - footer.length();
+    List<String> down = m.down().stream().map(GroupMessage.Down::service).toList();
+    List<String> recovered = m.recovered().stream().map(GroupMessage.Recovered::service).toList();
+    int allNames = 60;
+    for (String name : down) {
+      allNames += escape(name).length() + NAME_OVERHEAD;
+    }
+    for (String name : recovered) {
+      allNames += escape(name).length() + NAME_OVERHEAD;
+    }
     List<String> lines = new ArrayList<>();
     for (GroupMessage.Down d : m.down()) {
       lines.add(
@@ -89,8 +117,10 @@ public final class SlackChannel implements GroupChannel {
               + r.incidentId()
               + "`");
     }
+    int room = GroupText.named(m);
+    int named = 0;
     for (String line : lines) {
-      if (named >= room || text.length() + line.length() > MAX_TEXT - 400) {
+      if (named >= room || text.length() + line.length() + allNames > limit) {
         break;
       }
       text.append(line);
@@ -98,12 +128,30 @@ public final class SlackChannel implements GroupChannel {
     }
     if (named < lines.size()) {
       text.append("\n… and ").append(lines.size() - named).append(" more");
+      names(text, "DOWN", down.subList(Math.min(named, down.size()), down.size()), limit);
+      names(
+          text,
+          "RECOVERED",
+          recovered.subList(Math.max(0, named - down.size()), recovered.size()),
+          limit);
     }
-    if (links.present()) {
-      text.append("\n<").append(links.statusPage()).append("|Status page>");
+    return text.append(footer).toString();
+  }
+
+  /** {@code \nDOWN: a, b, c}, cut with {@code … (+N)} where {@code limit} would be passed. */
+  private static void names(StringBuilder text, String label, List<String> names, int limit) {
+    if (names.isEmpty()) {
+      return;
     }
-    text.append("\nGroup `").append(m.groupId()).append("` · message ").append(m.seq());
-    return text.toString();
+    text.append("\n").append(label).append(": ");
+    for (int i = 0; i < names.size(); i++) {
+      String piece = (i == 0 ? "" : ", ") + escape(names.get(i));
+      if (text.length() + piece.length() + 12 > limit) {
+        text.append(" … (+").append(names.size() - i).append(")");
+        return;
+      }
+      text.append(piece);
+    }
   }
 
   /** The message in Slack's mrkdwn. */

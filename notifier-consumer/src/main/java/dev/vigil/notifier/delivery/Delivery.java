@@ -81,11 +81,11 @@ public final class Delivery implements AutoCloseable {
     DeliveryMetrics metrics = new DeliveryMetrics(registry, channels.names());
     for (Map.Entry<String, GroupSettings> group : channels.groups().entrySet()) {
       String name = group.getKey();
+      GroupChannel channel = (GroupChannel) channels.channels().get(name);
       GroupStore groupStore =
-          new GroupStore(database, name, group.getValue(), channels.limits().get(name));
-      GroupWorker worker =
-          new GroupWorker(
-              groupStore, (GroupChannel) channels.channels().get(name), sender, metrics, options);
+          new GroupStore(
+              database, name, group.getValue(), channels.limits().get(name), channel.nameBudget());
+      GroupWorker worker = new GroupWorker(groupStore, channel, sender, metrics, options);
       groupWorkers.add(worker);
       threads.add(new Thread(worker, "notifier-group-" + name));
     }

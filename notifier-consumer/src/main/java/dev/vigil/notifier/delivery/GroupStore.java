@@ -1,6 +1,7 @@
 package dev.vigil.notifier.delivery;
 
 import dev.vigil.kit.db.Database;
+import dev.vigil.notifier.channel.GroupChannel;
 import dev.vigil.notifier.channel.GroupSettings;
 import dev.vigil.notifier.channel.GroupState;
 import dev.vigil.notifier.channel.RateLimit;
@@ -28,9 +29,10 @@ import java.util.UUID;
  * one when heads wait and none is open: it is due {@code wait} after the first of them arrived);
  * when it is due, its lease is free and the endpoint has a rate slot, take the message still
  * SENDING from a sender that did not record it, or else write a new message of the channel's due
- * heads of line; lease the message's receipts and the group with one random token. Only heads are
- * carried, so a service's RECOVERED is never in a message before (or with) the one carrying its
- * FAILED.
+ * heads of line (as many as the channel can name in one message, see {@code
+ * GroupChannel.nameBudget}; a full message makes the next one due at once, at the channel's rate);
+ * lease the message's receipts and the group with one random token. Only heads are carried, so a
+ * service's RECOVERED is never in a message before (or with) the one carrying its FAILED.
  *
  * <p>Record (one transaction, only while the token holds): sent → the receipts DELIVERED (or
  * SKIPPED when the channel sends nothing), the services' next receipts promoted, the group's state
@@ -42,14 +44,18 @@ final class GroupStore {
   /** The most transitions one message carries; more wait for the next message. */
   static final int MAX_EVENTS = 5_000;
 
-  /** What a claim took: one message of one group, with the receipts it carries. */
+  /**
+   * What a claim took: one message of one group, with the receipts it carries; {@code more} when
+   * due heads were left for the next message (the message was full), which is then due at once.
+   */
   record GroupClaim(
       UUID groupId,
       int messageSeq,
       int ordinal,
       UUID token,
       GroupState state,
-      List<Claim> events) {}
+      List<Claim> events,
+      boolean more) {}
 
   /** A send's result. */
   record Result(Kind kind, int status, String error, Duration delay) {
@@ -114,21 +120,30 @@ final class GroupStore {
       """
           + RETURNING;
 
+  // The due heads in arrival order, as many as the message can name (each name's length plus its
+  // separator, summed in order, within the channel's budget), at most MAX_EVENTS.
   private static final String LEASE_HEADS =
       """
-      with candidate as (
-        select event_id, channel from notifier_receipt
+      with due as (
+        select event_id, channel, seq, service from notifier_receipt
          where channel = ? and head and status = 'PENDING' and available_at <= now()
          order by seq
          limit ?
-         for update skip locked)
+         for update skip locked),
+      candidate as (
+        select event_id, channel from (
+          select event_id, channel,
+                 sum(length(service) + ?) over (order by seq rows unbounded preceding) as chars
+            from due) named
+         where chars <= ?)
       update notifier_receipt r
          set claim_token = ?, available_at = clock_timestamp() + ? * interval '1 millisecond',
              attempts = r.attempts + 1
         from candidate c
        where r.event_id = c.event_id and r.channel = c.channel
       """
-          + RETURNING;
+          + RETURNING
+          + ", (select count(*) from due)";
 
   private static final String NEW_MESSAGE =
       """
@@ -224,16 +239,21 @@ final class GroupStore {
   private final String channel;
   private final GroupSettings settings;
   private final RateLimit limit;
+  private final int nameBudget;
 
   /**
    * @param limit the channel's endpoint rate (its bucket row is shared with every instance); null
    *     when the channel has none
+   * @param nameBudget characters of names one message can list (see {@code
+   *     GroupChannel.nameBudget}): a message carries no more transitions than it can name
    */
-  GroupStore(Database database, String channel, GroupSettings settings, RateLimit limit) {
+  GroupStore(
+      Database database, String channel, GroupSettings settings, RateLimit limit, int nameBudget) {
     this.database = database;
     this.channel = channel;
     this.settings = settings;
     this.limit = limit;
+    this.nameBudget = nameBudget;
   }
 
   String channel() {
@@ -278,8 +298,12 @@ final class GroupStore {
           UUID token = UUID.randomUUID();
           List<Claim> events = new ArrayList<>();
           int seq = carried(connection, groupId, token, lease, events);
+          boolean more = false;
           if (events.isEmpty()) {
-            events.addAll(leaseHeads(connection, token, lease));
+            long[] due = new long[1];
+            events.addAll(leaseHeads(connection, token, lease, due));
+            // full: the budget left due heads behind, or there may be more than MAX_EVENTS
+            more = !events.isEmpty() && (due[0] > events.size() || due[0] >= MAX_EVENTS);
             if (events.isEmpty()) {
               if (state.down().isEmpty()) {
                 update(connection, CLOSE, groupId);
@@ -319,7 +343,7 @@ final class GroupStore {
             statement.setInt(2, seq);
             statement.executeUpdate();
           }
-          return Optional.of(new GroupClaim(groupId, seq, sent + 1, token, state, events));
+          return Optional.of(new GroupClaim(groupId, seq, sent + 1, token, state, events, more));
         });
   }
 
@@ -386,19 +410,27 @@ final class GroupStore {
     return seq;
   }
 
-  private List<Claim> leaseHeads(Connection connection, UUID token, Duration lease)
+  /** Leases the due heads the message can name; {@code due[0]}: how many heads were due. */
+  private List<Claim> leaseHeads(Connection connection, UUID token, Duration lease, long[] due)
       throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(LEASE_HEADS)) {
       statement.setString(1, channel);
       statement.setInt(2, MAX_EVENTS);
-      statement.setObject(3, token);
-      statement.setLong(4, lease.toMillis());
-      return read(statement);
+      statement.setInt(3, GroupChannel.NAME_OVERHEAD);
+      statement.setLong(4, nameBudget);
+      statement.setObject(5, token);
+      statement.setLong(6, lease.toMillis());
+      return read(statement, due);
     }
   }
 
   /** Claims in arrival order (the receipts' seq). */
   private static List<Claim> read(PreparedStatement statement) throws SQLException {
+    return read(statement, null);
+  }
+
+  /** As {@link #read(PreparedStatement)}; {@code extra[0]}, when given, is column 10. */
+  private static List<Claim> read(PreparedStatement statement, long[] extra) throws SQLException {
     Map<Claim, Long> seqs = new HashMap<>();
     List<Claim> claims = new ArrayList<>();
     try (ResultSet rows = statement.executeQuery()) {
@@ -414,6 +446,9 @@ final class GroupStore {
                 rows.getTimestamp(7).toInstant(),
                 rows.getString(8));
         seqs.put(claim, rows.getLong(9));
+        if (extra != null) {
+          extra[0] = rows.getLong(10);
+        }
         claims.add(claim);
       }
     }
@@ -464,7 +499,8 @@ final class GroupStore {
               boolean closed = next.down().isEmpty();
               try (PreparedStatement statement = connection.prepareStatement(SENT_GROUP)) {
                 statement.setString(1, next.toJson());
-                statement.setLong(2, settings.interval().toMillis());
+                // a full message leaves due heads behind: the next one goes at the channel's rate
+                statement.setLong(2, claim.more() ? 0 : settings.interval().toMillis());
                 statement.setBoolean(3, closed);
                 statement.setBoolean(4, closed);
                 statement.setObject(5, claim.groupId());

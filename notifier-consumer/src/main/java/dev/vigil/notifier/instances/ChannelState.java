@@ -17,6 +17,7 @@ import java.util.List;
  * @param limited whether deliveries are held back now by the rate ({@code rate}) or by the
  *     endpoint's 429 ({@code retry-after}), see {@code limitedBy}
  * @param limitedForSeconds until the endpoint may be sent to again
+ * @param openGroups open groups of the channel (0 or 1; see {@link OpenGroup})
  */
 public record ChannelState(
     String channel,
@@ -30,7 +31,8 @@ public record ChannelState(
     String rateLimit,
     boolean limited,
     String limitedBy,
-    double limitedForSeconds) {
+    double limitedForSeconds,
+    int openGroups) {
   public ChannelState {
     instances = List.copyOf(instances);
   }

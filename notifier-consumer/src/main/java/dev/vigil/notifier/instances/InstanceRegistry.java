@@ -78,7 +78,8 @@ public final class InstanceRegistry implements AutoCloseable {
     store.beat(instanceId, own.names(), ownRoutesJson);
     refreshPeers();
     store.prune(liveness, routeMemory);
-    publish(channels());
+    List<OpenGroup> groups = store.groups(null);
+    publish(channels(groups), groups);
   }
 
   private void refreshPeers() {
@@ -120,6 +121,10 @@ public final class InstanceRegistry implements AutoCloseable {
    * database.
    */
   public List<ChannelState> channels() {
+    return channels(store.groups(null));
+  }
+
+  private List<ChannelState> channels(List<OpenGroup> openGroups) {
     Map<String, List<String>> servedBy = new TreeMap<>();
     for (String channel : own.names()) {
       servedBy.put(channel, new ArrayList<>());
@@ -140,6 +145,10 @@ public final class InstanceRegistry implements AutoCloseable {
     for (InstanceStore.Bucket bucket :
         store.buckets(own.limits().values().stream().map(RateLimit::bucket).distinct().toList())) {
       buckets.put(bucket.bucket(), bucket);
+    }
+    Map<String, OpenGroup> groups = new TreeMap<>();
+    for (OpenGroup group : openGroups) {
+      groups.put(group.channel(), group);
     }
     List<ChannelState> states = new ArrayList<>();
     servedBy.forEach(
@@ -167,9 +176,15 @@ public final class InstanceRegistry implements AutoCloseable {
                   limit == null ? null : limit.text(),
                   limitedBy != null,
                   limitedBy,
-                  limitedBy == null ? 0 : bucket.forSeconds()));
+                  limitedBy == null ? 0 : bucket.forSeconds(),
+                  groups.containsKey(channel) ? 1 : 0));
         });
     return states;
+  }
+
+  /** Open groups of {@code channel} (every channel when null), read now from the database. */
+  public List<OpenGroup> groups(String channel) {
+    return store.groups(channel);
   }
 
   /**
@@ -180,9 +195,9 @@ public final class InstanceRegistry implements AutoCloseable {
     return lastStates;
   }
 
-  private void publish(List<ChannelState> states) {
+  private void publish(List<ChannelState> states, List<OpenGroup> groups) {
     lastStates = List.copyOf(states);
-    metrics.publish(states);
+    metrics.publish(states, groups);
   }
 
   /** Stops the heartbeat and marks this instance stopped (its routes stay in effect a while). */

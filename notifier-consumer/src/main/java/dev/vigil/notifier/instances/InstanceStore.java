@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The heartbeat rows of {@code notifier_instance} and the per-channel backlog read beside them. All
@@ -59,6 +60,24 @@ final class InstanceStore {
              extract(epoch from now() - min(received_at) filter (where status = 'PENDING'))
         from notifier_receipt where status in ('PENDING', 'DEAD')
        group by channel order by channel
+      """;
+
+  /**
+   * Open groups (one per channel at most), with the pending transitions of their channel that wait
+   * for the next message; {@code ?} null for every channel.
+   */
+  private static final String GROUPS =
+      """
+      select g.group_id, g.channel, g.opened_at, g.messages, jsonb_array_length(g.down), g.next_at,
+             greatest(0, extract(epoch from g.next_at - now())),
+             (select count(*) from notifier_receipt r
+               where r.channel = g.channel and r.status = 'PENDING'
+                 and r.event_id <> all(coalesce(
+                       (select m.event_ids from notifier_group_message m
+                         where m.group_id = g.group_id and m.status = 'SENDING'), '{}')))
+        from notifier_group g
+       where g.status = 'OPEN' and (?::text is null or g.channel = ?::text)
+       order by g.channel
       """;
 
   private static final String BUCKETS =
@@ -166,6 +185,34 @@ final class InstanceStore {
                       rows.getLong(3),
                       oldest == null ? null : oldest.toInstant(),
                       Math.max(0, rows.getDouble(5))));
+            }
+            return result;
+          }
+        });
+  }
+
+  /** Open groups of {@code channel}, or of every channel when it is null. */
+  List<OpenGroup> groups(String channel) {
+    return database.inTransaction(
+        "reading open groups",
+        c -> {
+          try (PreparedStatement statement = c.prepareStatement(GROUPS)) {
+            statement.setString(1, channel);
+            statement.setString(2, channel);
+            List<OpenGroup> result = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+              while (rows.next()) {
+                result.add(
+                    new OpenGroup(
+                        rows.getObject(1, UUID.class),
+                        rows.getString(2),
+                        rows.getTimestamp(3).toInstant().toString(),
+                        rows.getInt(4),
+                        rows.getInt(5),
+                        rows.getLong(8),
+                        rows.getTimestamp(6).toInstant().toString(),
+                        rows.getDouble(7)));
+              }
             }
             return result;
           }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.harness.vendor.PagerDutyContract;
+import dev.vigil.harness.vendor.SlackContract;
 import dev.vigil.kit.tracing.TraceParent;
 import java.net.URI;
 import java.time.Duration;

@@ -168,8 +168,10 @@ class ChannelRoutesFileTest {
     assertThat(routes.limits().get("same").interval()).isEqualTo(Duration.ofSeconds(2));
     assertThat(routes.limits().get("other").bucket()).isNotEqualTo(team.bucket());
     assertThat(team.bucket()).startsWith("slack:").doesNotContain("hooks.slack.example");
-    assertThat(routes.limits().get("oncall").text()).isEqualTo("off");
-    assertThat(routes.limits().get("oncall").interval()).isZero();
+    assertThat(routes.limits().get("oncall").text())
+        .as("PagerDuty's documented Events API v2 limit per routing key")
+        .isEqualTo("120/1m");
+    assertThat(routes.limits().get("oncall").interval()).isEqualTo(Duration.ofMillis(500));
     assertThat(routes.limits().get("paced").interval()).isEqualTo(Duration.ofMillis(500));
     assertThat(routes.limits()).doesNotContainKey("webhook");
   }

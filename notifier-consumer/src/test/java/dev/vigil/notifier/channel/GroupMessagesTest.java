@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.harness.vendor.PagerDutyContract;
+import dev.vigil.harness.vendor.SlackContract;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -137,6 +139,30 @@ class GroupMessagesTest {
     JsonNode body = body(SLACK.request(message).orElseThrow());
     assertThat(SlackContract.violations(body)).isEmpty();
     assertThat(body.get("text").asText()).contains(" more\n");
+  }
+
+  @Test
+  void aStormMessageNamesEveryServiceItCarriesWithinEachVendorsLimit() {
+    // as many as the delivery side lets a Slack message carry: names of 20 characters + 3 each
+    int carried = SlackChannel.NAME_BUDGET / (20 + GroupChannel.NAME_OVERHEAD);
+    List<AlertEvent> failed =
+        IntStream.range(0, carried)
+            .mapToObj(i -> failed("storm-service-%06d".formatted(i), "x".repeat(500)))
+            .toList();
+    GroupMessage message = GroupState.empty().apply(GROUP, 1, failed, 100).message();
+
+    JsonNode slack = body(SLACK.request(message).orElseThrow());
+    assertThat(SlackContract.violations(slack)).isEmpty();
+    String text = slack.get("text").asText();
+    for (AlertEvent event : failed) {
+      assertThat(text).contains(event.service());
+    }
+    assertThat(text).containsPattern("\\n… and [0-9]+ more\\nDOWN: storm-service-");
+
+    JsonNode pd = body(PD.request(message).orElseThrow());
+    assertThat(PagerDutyContract.violations(pd)).isEmpty();
+    assertThat(pd.at("/payload/custom_details/down_services")).hasSize(carried);
+    assertThat(pd.at("/payload/custom_details/down")).hasSize(100);
   }
 
   @Test

@@ -64,6 +64,13 @@ final class BenchCommand implements Callable<Integer> {
   private Integer backlog;
 
   @Option(
+      names = "--services",
+      paramLabel = "N",
+      description =
+          "services failing at once in the storm-channels suite (default 10000, quick 1000)")
+  private Integer services;
+
+  @Option(
       names = "--out",
       paramLabel = "DIR",
       defaultValue = "tools/benchmarks/target/bench-report",
@@ -99,7 +106,8 @@ final class BenchCommand implements Callable<Integer> {
           backlog != null ? backlog : quick ? 20_000 : 100_000,
           out,
           report,
-          quick);
+          quick,
+          services);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -81,6 +81,7 @@ public final class BenchMain {
     m.put(Cases.NOTIFIER, "dev.vigil.bench.delivery.NotifierSuite");
     m.put(Cases.DEBEZIUM_SERVER, "dev.vigil.bench.dbzserver.DebeziumServerSuite");
     m.put(Cases.STORM, "dev.vigil.bench.storm.StormSuite");
+    m.put(Cases.STORM_CHANNELS, "dev.vigil.bench.storm.StormChannelsSuite");
     m.put(Cases.FOOTPRINT, "dev.vigil.bench.footprint.FootprintSuite");
     m.put(Cases.RELAY_CPU, "dev.vigil.bench.relay.RelayCpuSuite");
     return m;

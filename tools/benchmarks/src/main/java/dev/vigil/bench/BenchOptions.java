@@ -15,6 +15,8 @@ import java.util.List;
  * @param outDir where report.json and report.md go
  * @param reportFile the REPORT.md to (over)write, or null
  * @param quick whether this is a quick smoke run (marked as such in the report)
+ * @param services services that fail at once in the storm-channels suite, or null for its default
+ *     (10,000; 1,000 with {@code --quick})
  */
 public record BenchOptions(
     List<String> suites,
@@ -24,7 +26,8 @@ public record BenchOptions(
     int backlog,
     Path outDir,
     Path reportFile,
-    boolean quick) {
+    boolean quick,
+    Integer services) {
 
   /** Every suite, in the order they run by default. */
   public static final List<String> ALL_SUITES =
@@ -44,6 +47,7 @@ public record BenchOptions(
           "notifier",
           "debezium-server",
           "storm",
+          "storm-channels",
           "footprint",
           "relay-cpu");
 
@@ -64,6 +68,9 @@ public record BenchOptions(
     if (backlog < 1) {
       throw new IllegalArgumentException("--backlog must be at least 1");
     }
+    if (services != null && (services < 1 || services > 100_000)) {
+      throw new IllegalArgumentException("--services must be 1 to 100000");
+    }
   }
 
   /**
@@ -76,6 +83,11 @@ public record BenchOptions(
     BenchCommand command = new BenchCommand();
     new picocli.CommandLine(command).parseArgs(args);
     return command.options();
+  }
+
+  /** Services of the storm-channels suite: {@code --services}, else 10,000 (quick: 1,000). */
+  public int stormServices() {
+    return services != null ? services : quick ? 1_000 : 10_000;
   }
 
   public boolean runs(String suite) {

@@ -33,6 +33,7 @@ public final class Cases {
   public static final String NOTIFIER_CASE = "deliveries";
   public static final String DEBEZIUM_SERVER = "debezium-server";
   public static final String STORM = "storm";
+  public static final String STORM_CHANNELS = "storm-channels";
   public static final String FOOTPRINT = "footprint";
   public static final String RELAY_CPU = "relay-cpu";
 
@@ -56,6 +57,14 @@ public final class Cases {
   /** Name of a recorder case. */
   public static String recorder(int connections, int services) {
     return "recorder " + connections + " conn, " + services + " services";
+  }
+
+  /**
+   * Name of a storm-channels case: grouping ({@code grouped} or {@code one per event}), channel and
+   * kind, e.g. {@code grouped slack FAILED}.
+   */
+  public static String stormChannel(boolean grouped, String channel, String kind) {
+    return (grouped ? "grouped " : "one per event ") + channel + " " + kind;
   }
 
   /** Name of an incident-storm case ({@code FAILED} or {@code RECOVERED}). */

@@ -140,6 +140,7 @@ final class Headlines {
     delivery(r, sink);
     dev.vigil.bench.dbzserver.ServerHeadlines.compute(r).forEach(sink);
     storm(r, sink);
+    stormChannels(r, sink);
     footprint(r, sink);
   }
 
@@ -205,6 +206,56 @@ final class Headlines {
             r.metric(Cases.STORM, Cases.storm("FAILED"), "services_out_of_order"),
             "services",
             0));
+  }
+
+  /**
+   * Storm routed to channels (issue #31): grouped Slack at most 1 message/s (no 429) and at most 60
+   * messages, every service named within 2 minutes on Slack and PagerDuty, no service's RECOVERED
+   * before its FAILED, and the webhook keeps one event per transition.
+   */
+  private static void stormChannels(Report r, Consumer<Headline> sink) {
+    String suite = Cases.STORM_CHANNELS;
+    double messages =
+        r.metric(suite, Cases.stormChannel(true, "slack", "FAILED"), "messages")
+            + r.metric(suite, Cases.stormChannel(true, "slack", "RECOVERED"), "messages");
+    sink.accept(
+        Headline.atMost("storm-channels: grouped Slack messages", messages, "messages", 60));
+    for (String kind : List.of("FAILED", "RECOVERED")) {
+      sink.accept(
+          Headline.atMost(
+              "storm-channels: grouped Slack " + kind + " requests over 1/s (429)",
+              r.metric(suite, Cases.stormChannel(true, "slack", kind), "over_limit"),
+              "requests",
+              0));
+      for (String channel : List.of("slack", "pagerduty")) {
+        sink.accept(
+            Headline.atMost(
+                "storm-channels: grouped " + channel + " " + kind + " services not named in 2 min",
+                r.metric(suite, Cases.stormChannel(true, channel, kind), "services")
+                    - r.metric(suite, Cases.stormChannel(true, channel, kind), "named_within_2min"),
+                "services",
+                0));
+        sink.accept(
+            Headline.info(
+                "storm-channels: one per event " + channel + " " + kind + " named in 2 min",
+                r.metric(suite, Cases.stormChannel(false, channel, kind), "named_within_2min"),
+                "services"));
+      }
+      sink.accept(
+          Headline.atMost(
+              "storm-channels: webhook " + kind + " missing (grouped notifier)",
+              r.metric(suite, Cases.stormChannel(true, "webhook", kind), "missing"),
+              "events",
+              0));
+    }
+    for (String channel : List.of("slack", "pagerduty", "webhook")) {
+      sink.accept(
+          Headline.atMost(
+              "storm-channels: grouped " + channel + " services out of order",
+              r.metric(suite, Cases.stormChannel(true, channel, "FAILED"), "order_violations"),
+              "services",
+              0));
+    }
   }
 
   /** Footprint: each service ≤ 256 MiB RSS at 1,000 events/s, ready ≤ 3 s after its start. */

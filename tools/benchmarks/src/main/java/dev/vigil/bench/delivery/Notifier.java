@@ -15,6 +15,17 @@ public final class Notifier {
 
   public static NotifierService start(
       Infra infra, String database, String topic, String group, String webhookUrl) {
+    return start(infra, database, topic, group, webhookUrl, Map.of());
+  }
+
+  /** As above, with {@code extra} settings (e.g. {@code VIGIL_NOTIFIER_ROUTES}) on top. */
+  public static NotifierService start(
+      Infra infra,
+      String database,
+      String topic,
+      String group,
+      String webhookUrl,
+      Map<String, String> extra) {
     infra.createDatabase(database);
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
@@ -28,6 +39,7 @@ public final class Notifier {
     env.put("VIGIL_WEBHOOK_URL", webhookUrl);
     env.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
     env.put("VIGIL_WEBHOOK_SECRETS", "whsec_" + Base64.getEncoder().encodeToString(key));
+    env.putAll(extra);
     return NotifierService.start(new NotifierConfig(new Settings(env)));
   }
 }

@@ -1,4 +1,4 @@
-package dev.vigil.notifier.channel;
+package dev.vigil.harness.vendor;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.OffsetDateTime;
