@@ -84,7 +84,7 @@ public final class UptimeRollup implements AutoCloseable {
       "delete from status_hourly where hour < ?::timestamptz - interval '31 days'";
 
   /** How long daily sums are kept: a year of daily uptime, and a month more. */
-  public static final Duration KEEP_DAYS = Duration.ofDays(400);
+  static final Duration KEEP_DAYS = Duration.ofDays(400);
 
   private static final String TRIM_DAYS =
       """
