@@ -42,12 +42,47 @@ final class UptimeRoutes {
   private void uptime(Context ctx) {
     String name = Http.name(ctx);
     UptimeQueries.Report report = reports.read(name, ctx.queryString());
-    String accept = ctx.header("Accept");
-    if (accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains(CSV)) {
+    if (wantsCsv(ctx.header("Accept"))) {
       ctx.status(200).contentType(CSV + "; charset=utf-8; header=present").result(csv(report));
     } else {
       Http.json(ctx, 200, json(report));
     }
+  }
+
+  /**
+   * Whether {@code accept} prefers CSV: {@code text/csv} with a higher weight than JSON (given as
+   * {@code application/json}, {@code application/*} or {@code *}{@code /*}). Unparsable weights
+   * count as 0; without the header the answer is JSON.
+   */
+  static boolean wantsCsv(String accept) {
+    if (accept == null || accept.length() > 1024) {
+      return false;
+    }
+    double csv = 0;
+    double json = 0;
+    for (String range : accept.split(",")) {
+      String[] parts = range.split(";");
+      String type = parts[0].strip().toLowerCase(java.util.Locale.ROOT);
+      double weight = 1;
+      for (int i = 1; i < parts.length; i++) {
+        String parameter = parts[i].strip();
+        if (parameter.startsWith("q=")) {
+          try {
+            weight = Double.parseDouble(parameter.substring(2));
+          } catch (NumberFormatException e) {
+            weight = 0;
+          }
+        }
+      }
+      if (type.equals(CSV)) {
+        csv = Math.max(csv, weight);
+      } else if (type.equals("application/json")
+          || type.equals("application/*")
+          || type.equals("*/*")) {
+        json = Math.max(json, weight);
+      }
+    }
+    return csv > 0 && csv > json;
   }
 
   static Map<String, Object> json(UptimeQueries.Report report) {

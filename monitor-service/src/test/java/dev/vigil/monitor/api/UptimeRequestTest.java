@@ -131,6 +131,19 @@ class UptimeRequestTest {
   }
 
   @Test
+  void csvIsAnsweredWhenTheRequestPrefersIt() {
+    assertThat(UptimeRoutes.wantsCsv("text/csv")).isTrue();
+    assertThat(UptimeRoutes.wantsCsv("text/csv;q=0.9, */*;q=0.1")).isTrue();
+    assertThat(UptimeRoutes.wantsCsv("TEXT/CSV; charset=utf-8")).isTrue();
+    assertThat(UptimeRoutes.wantsCsv(null)).isFalse();
+    assertThat(UptimeRoutes.wantsCsv("*/*")).isFalse();
+    assertThat(UptimeRoutes.wantsCsv("application/json, text/csv;q=0.5")).isFalse();
+    assertThat(UptimeRoutes.wantsCsv("text/csv;q=0")).isFalse();
+    assertThat(UptimeRoutes.wantsCsv("text/csv;q=abc")).isFalse();
+    assertThat(UptimeRoutes.wantsCsv("text/csvx")).isFalse();
+  }
+
+  @Test
   void csvFieldsAreQuotedWhenTheyMustBe() {
     assertThat(UptimeRoutes.quoted("plain")).isEqualTo("plain");
     assertThat(UptimeRoutes.quoted("a,b")).isEqualTo("\"a,b\"");

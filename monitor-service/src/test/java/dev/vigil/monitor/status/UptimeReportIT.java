@@ -250,6 +250,10 @@ class UptimeReportIT {
 
     assertThat(count("select count(*) from check_history where service = 'shop' and maintenance"))
         .isEqualTo(2);
+    // The history API says which checks were taken in maintenance (newest first).
+    JsonNode items = JSON.readTree(get("/api/services/shop/history", null).body()).path("items");
+    assertThat(items.findValuesAsText("maintenance"))
+        .containsExactly("false", "true", "true", "false");
     new UptimeRollup(monitor.dataSource(), Duration.ofHours(1)).runOnce();
     JsonNode report =
         JSON.readTree(get("/api/services/shop/uptime?from=" + day + "&step=1d", null).body());
