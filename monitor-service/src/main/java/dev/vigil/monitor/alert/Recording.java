@@ -11,8 +11,8 @@ import java.util.Optional;
 /**
  * Records one result or many on the caller's connection with a fixed number of statements whatever
  * their number: lock every service row (in the fixed order), let the {@link RecordingPlan} step
- * through the results, look up the quiet periods of services whose incident opens (once, for all of
- * them), update the incidents that were open before, let the plan decide its events, and write
+ * through the results, look up the quiet periods of the services that may have one (once, for all
+ * of them), update the incidents that were open before, let the plan decide its events, and write
  * everything else with a {@link PlanWriter}: the row writer for one result, the set-based one for
  * more. Nothing is committed here; a failing statement leaves the caller's transaction to roll
  * back. Knows nothing of transactions, retries or metrics: the {@link RecordingTransactions} call
@@ -45,8 +45,17 @@ final class Recording {
     RecordingPlan plan = new RecordingPlan(held);
     results.forEach(plan::add);
     List<String> opening = plan.opening();
+    // The quiet period of every recorded service that may have one: it holds back an opening
+    // incident's FAILED, and a check recorded while quiet is a maintenance check (counted apart
+    // from uptime). Services without windows or silences cost no statement.
+    List<String> mayBeQuiet =
+        plan.accepted().isEmpty()
+            ? List.of()
+            : services.stream()
+                .filter(s -> held.rows().containsKey(s) && held.rows().get(s).mayBeQuiet())
+                .toList();
     Map<String, Optional<Quiet>> quietPeriods =
-        opening.isEmpty() ? Map.of() : quiet.at(connection, opening, plan.now());
+        mayBeQuiet.isEmpty() ? Map.of() : quiet.at(connection, mayBeQuiet, plan.now());
     List<IncidentChange> openBefore = plan.openBefore();
     if (!openBefore.isEmpty()) {
       writer.updateIncidents(connection, plan.now(), openBefore);

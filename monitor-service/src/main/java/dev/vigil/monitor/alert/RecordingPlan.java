@@ -42,6 +42,7 @@ final class RecordingPlan {
   private final List<Recorder.Recorded> recorded = new ArrayList<>();
   private final List<AlertEvent> events = new ArrayList<>();
   private final List<String> eventTraces = new ArrayList<>();
+  private Map<String, Optional<Quiet>> quiet = Map.of();
   private int nextOrder;
 
   RecordingPlan(StateLock.Held held) {
@@ -187,6 +188,7 @@ final class RecordingPlan {
       Map<String, Optional<Quiet>> quiet,
       Map<String, Dependencies.Parents> parents,
       Map<String, AlertEvent.Impact> impact) {
+    this.quiet = quiet;
     Map<String, IncidentChange> openedBy = new LinkedHashMap<>();
     for (IncidentChange o : opened()) {
       openedBy.put(o.service(), o);
@@ -321,6 +323,14 @@ final class RecordingPlan {
                 .filter(LocationRun::changed)
                 .forEach(l -> moved.add(new Moved(service, l))));
     return moved;
+  }
+
+  /**
+   * Whether {@code service} was in a maintenance window or silenced at the recording's time (its
+   * history rows count apart from uptime); known once {@link #decide} ran.
+   */
+  boolean inMaintenance(String service) {
+    return quiet.getOrDefault(service, Optional.empty()).isPresent();
   }
 
   /** Accepted results in the order given: their history rows. */

@@ -75,8 +75,8 @@ final class RowWriter implements PlanWriter {
       ), history as (
           insert into check_history
                  (service, status, recorded_at, started_at, latency_ms, http_status, error, source,
-                  location)
-          values (?, ?, ?::timestamptz, ?::timestamptz, ?, ?, ?, ?, ?)
+                  location, maintenance)
+          values (?, ?, ?::timestamptz, ?::timestamptz, ?, ?, ?, ?, ?, ?)
       )
       insert into %s (%s)
       select ?::uuid, '%s', ?, ?, ?::jsonb, ?::uuid, ?, ?::timestamptz, ?
@@ -172,6 +172,7 @@ final class RowWriter implements PlanWriter {
       p.text(result.error());
       p.text(result.source().column());
       p.text(result.location());
+      p.bool(plan.inMaintenance(result.service()));
       // outbox
       p.uuid(event == null ? null : event.eventId());
       p.text(event == null ? null : event.service());

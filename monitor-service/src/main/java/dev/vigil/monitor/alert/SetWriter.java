@@ -102,13 +102,13 @@ final class SetWriter implements PlanWriter {
       ), history as (
           insert into check_history
                  (service, status, recorded_at, started_at, latency_ms, http_status, error, source,
-                  location)
+                  location, maintenance)
           select h.service, h.status, p.now, h.started_at::timestamptz, h.latency_ms,
-                 h.http_status, h.error, h.source, h.location
+                 h.http_status, h.error, h.source, h.location, h.maintenance
             from p, unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::text[],
-                           ?::text[], ?::text[]) with ordinality
+                           ?::text[], ?::text[], ?::boolean[]) with ordinality
                     as h(service, status, started_at, latency_ms, http_status, error, source,
-                         location, n)
+                         location, maintenance, n)
            order by h.n
       )
       insert into %s (%s)
@@ -190,13 +190,15 @@ final class SetWriter implements PlanWriter {
       s.setArray(31, array(connection, "text", history, a -> a.result().error()));
       s.setArray(32, array(connection, "text", history, a -> a.result().source().column()));
       s.setArray(33, array(connection, "text", history, a -> a.result().location()));
-      s.setArray(34, array(connection, "uuid", events, AlertEvent::eventId));
-      s.setArray(35, array(connection, "text", events, AlertEvent::service));
-      s.setArray(36, array(connection, "text", events, e -> e.kind().name()));
-      s.setArray(37, array(connection, "text", events, AlertEventJson::write));
-      s.setArray(38, array(connection, "uuid", events, AlertEvent::incidentId));
-      s.setArray(39, array(connection, "int4", events, AlertEvent::schemaVersion));
-      s.setArray(40, connection.createArrayOf("text", plan.eventTraces().toArray()));
+      s.setArray(
+          34, array(connection, "bool", history, a -> plan.inMaintenance(a.result().service())));
+      s.setArray(35, array(connection, "uuid", events, AlertEvent::eventId));
+      s.setArray(36, array(connection, "text", events, AlertEvent::service));
+      s.setArray(37, array(connection, "text", events, e -> e.kind().name()));
+      s.setArray(38, array(connection, "text", events, AlertEventJson::write));
+      s.setArray(39, array(connection, "uuid", events, AlertEvent::incidentId));
+      s.setArray(40, array(connection, "int4", events, AlertEvent::schemaVersion));
+      s.setArray(41, connection.createArrayOf("text", plan.eventTraces().toArray()));
       s.executeUpdate();
     }
     List<RecordingPlan.Moved> moved = plan.movedLocations();

@@ -141,6 +141,7 @@ public final class HttpApi implements AutoCloseable {
     new ServiceRoutes(queries, targets, recorder, clock, this::details, tracing.tracer())
         .register(routes);
     new TargetRoutes(targets).register(routes);
+    new UptimeRoutes(new UptimeQueries(dataSource)).register(routes);
     new QuietRoutes(
             new Silences(dataSource),
             new PrefixWindows(dataSource),

@@ -37,7 +37,8 @@ final class StatusQueries {
 
   private static final String HISTORY =
       """
-      select id, status, started_at, recorded_at, latency_ms, http_status, error, source
+      select id, status, started_at, recorded_at, latency_ms, http_status, error, source,
+             maintenance
         from check_history
        where service = ? and (?::bigint is null or id < ?)
        order by id desc
@@ -156,6 +157,8 @@ final class StatusQueries {
           check.put("httpStatus", rs.getObject("http_status"));
           check.put("error", rs.getString("error"));
           check.put("source", rs.getString("source"));
+          // Recorded in a maintenance window or silence: counted apart from uptime.
+          check.put("maintenance", rs.getBoolean("maintenance"));
           return check;
         });
   }

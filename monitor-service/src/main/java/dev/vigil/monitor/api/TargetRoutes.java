@@ -149,6 +149,10 @@ final class TargetRoutes {
           .forEach(p -> parents.put(p, unknown.contains(p) ? "unknown parent" : "target"));
       target.put("parents", parents);
     }
+    if (spec.slo() != null) {
+      target.put("slo", spec.slo().toPlainString() + "%");
+      target.put("sloWindow", spec.sloWindowDays() + "d");
+    }
     // Checks beyond the status code, as written; inline header values are never shown.
     spec.checks()
         .redactedJson()

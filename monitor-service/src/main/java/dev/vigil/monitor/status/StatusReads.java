@@ -85,6 +85,18 @@ final class StatusReads {
        limit ?
       """;
 
+  // The objective of one service and the checks of its window (whole clock hours, as above).
+  private static final String OBJECTIVE =
+      """
+      select t.slo, t.slo_window_days,
+             coalesce(sum(h.up_count), 0) as up, coalesce(sum(h.down_count), 0) as down
+        from targets t
+        left join status_hourly h
+          on h.service = t.name and h.hour > now() - make_interval(days => t.slo_window_days)
+       where t.name = ? and t.slo is not null
+       group by t.slo, t.slo_window_days
+      """;
+
   /** One service's current state and uptime. */
   record ServiceRow(
       String name,
@@ -160,13 +172,28 @@ final class StatusReads {
       String error,
       String source) {}
 
-  /** What one page shows; {@code now} is the database's time of the snapshot. */
+  /**
+   * What one page shows; {@code now} is the database's time of the snapshot; {@code objective} the
+   * one service's SLO and error budget (null: none, or a page of many services).
+   */
   record Snapshot(
       Instant now,
       List<ServiceRow> services,
       List<HourRow> hours,
       List<IncidentRow> incidents,
-      List<CheckRow> checks) {}
+      List<CheckRow> checks,
+      ErrorBudget objective) {
+
+    /** A snapshot without an objective. */
+    Snapshot(
+        Instant now,
+        List<ServiceRow> services,
+        List<HourRow> hours,
+        List<IncidentRow> incidents,
+        List<CheckRow> checks) {
+      this(now, services, hours, incidents, checks, null);
+    }
+  }
 
   private final DataSource dataSource;
 
@@ -189,7 +216,8 @@ final class StatusReads {
                 services(connection, service),
                 hours(connection, service),
                 incidents(connection, service, incidentLimit),
-                service == null ? List.of() : checks(connection, service, checkLimit)));
+                service == null ? List.of() : checks(connection, service, checkLimit),
+                service == null ? null : objective(connection, service)));
   }
 
   /** Reads of one page. */
@@ -337,6 +365,20 @@ final class StatusReads {
       return null;
     }
     return reason.substring("parent ".length(), reason.length() - " is down".length());
+  }
+
+  private static ErrorBudget objective(Connection connection, String service) throws SQLException {
+    List<ErrorBudget> found =
+        rows(
+            connection,
+            OBJECTIVE,
+            statement -> statement.setString(1, service),
+            rs ->
+                new ErrorBudget(
+                    rs.getBigDecimal("slo"),
+                    rs.getInt("slo_window_days"),
+                    new Uptime(rs.getLong("up"), rs.getLong("down"))));
+    return found.isEmpty() ? null : found.getFirst();
   }
 
   private static List<CheckRow> checks(Connection connection, String service, int limit)

@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * grows, so an upsert never replaces a fuller bucket with a smaller one (history already trimmed,
  * or a concurrent instance behind): several monitor instances may run this at once. Buckets older
  * than {@link #KEEP} are deleted.
+ *
+ * <p>Each run also sums the UTC days its hours touched into {@code uptime_daily}, kept {@link
+ * #KEEP_DAYS}: the uptime API reads ranges older than the hourly buckets from there. Checks taken
+ * in maintenance are counted apart in both, never as UP or DOWN.
  */
 public final class UptimeRollup implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UptimeRollup.class);
@@ -33,12 +37,17 @@ public final class UptimeRollup implements AutoCloseable {
 
   private static final String NOW = "select clock_timestamp()";
 
+  // Maintenance checks (recorded while a window or silence held the service) count apart: up_count
+  // and down_count hold the others. A bucket's size is all three.
   private static final String SUM =
       """
       insert into status_hourly as s
-             (service, hour, up_count, down_count, latency_sum_ms, latency_count, latency_max_ms)
+             (service, hour, up_count, down_count, maintenance_count, latency_sum_ms,
+              latency_count, latency_max_ms)
       select service, date_trunc('hour', recorded_at, 'UTC'),
-             count(*) filter (where status = 'UP'), count(*) filter (where status = 'DOWN'),
+             count(*) filter (where status = 'UP' and not maintenance),
+             count(*) filter (where status = 'DOWN' and not maintenance),
+             count(*) filter (where maintenance),
              coalesce(sum(latency_ms), 0), count(latency_ms), max(latency_ms)
         from check_history
        where recorded_at >= date_trunc('hour', ?::timestamptz - interval '5 minutes', 'UTC')
@@ -46,13 +55,42 @@ public final class UptimeRollup implements AutoCloseable {
        order by 1, 2
       on conflict (service, hour) do update
          set up_count = excluded.up_count, down_count = excluded.down_count,
+             maintenance_count = excluded.maintenance_count,
              latency_sum_ms = excluded.latency_sum_ms, latency_count = excluded.latency_count,
              latency_max_ms = excluded.latency_max_ms
-       where excluded.up_count + excluded.down_count > s.up_count + s.down_count
+       where excluded.up_count + excluded.down_count + excluded.maintenance_count
+             > s.up_count + s.down_count + s.maintenance_count
+      """;
+
+  // The UTC days touched by the hours just summed, from their hourly buckets (kept 31 days, so a
+  // day is complete in them while it is recomputed); a day only grows, like a bucket.
+  private static final String DAYS =
+      """
+      insert into uptime_daily as d (service, day, up_count, down_count, maintenance_count)
+      select service, (hour at time zone 'UTC')::date,
+             sum(up_count), sum(down_count), sum(maintenance_count)
+        from status_hourly
+       where hour >= date_trunc('day', ?::timestamptz - interval '5 minutes', 'UTC')
+       group by 1, 2
+       order by 1, 2
+      on conflict (service, day) do update
+         set up_count = excluded.up_count, down_count = excluded.down_count,
+             maintenance_count = excluded.maintenance_count
+       where excluded.up_count + excluded.down_count + excluded.maintenance_count
+             > d.up_count + d.down_count + d.maintenance_count
       """;
 
   private static final String TRIM =
       "delete from status_hourly where hour < ?::timestamptz - interval '31 days'";
+
+  /** How long daily sums are kept: a year of daily uptime, and a month more. */
+  static final Duration KEEP_DAYS = Duration.ofDays(400);
+
+  private static final String TRIM_DAYS =
+      """
+      delete from uptime_daily
+       where day < ((?::timestamptz - interval '400 days') at time zone 'UTC')::date
+      """;
 
   private final DataSource dataSource;
   private final Duration interval;
@@ -85,10 +123,18 @@ public final class UptimeRollup implements AutoCloseable {
         sum.setTimestamp(1, Timestamp.from(from));
         buckets = sum.executeUpdate();
       }
+      try (PreparedStatement days = connection.prepareStatement(DAYS)) {
+        days.setTimestamp(1, Timestamp.from(from));
+        days.executeUpdate();
+      }
       int trimmed;
       try (PreparedStatement trim = connection.prepareStatement(TRIM)) {
         trim.setTimestamp(1, Timestamp.from(now));
         trimmed = trim.executeUpdate();
+      }
+      try (PreparedStatement trim = connection.prepareStatement(TRIM_DAYS)) {
+        trim.setTimestamp(1, Timestamp.from(now));
+        trimmed += trim.executeUpdate();
       }
       if (coveredFrom == null || trimmed > 0) {
         LOG.info("status rollup from={} buckets={} trimmed={}", from, buckets, trimmed);

@@ -59,7 +59,8 @@ final class Views {
       List<IncidentView> incidents,
       List<CheckView> checks,
       boolean noIncidents,
-      boolean noChecks) {}
+      boolean noChecks,
+      ErrorBudget objective) {}
 
   record ServiceView(
       String name,
@@ -293,7 +294,8 @@ final class Views {
                         c.httpStatus(),
                         null,
                         c.source()))
-            .toList());
+            .toList(),
+        snapshot.objective());
   }
 
   /** The page of the snapshot's only service, with every detail. */
@@ -319,7 +321,8 @@ final class Views {
         incidents(snapshot),
         checks,
         snapshot.incidents().isEmpty(),
-        checks.isEmpty());
+        checks.isEmpty(),
+        snapshot.objective());
   }
 
   private static ServiceView service(ServiceRow row, Instant now, Chart chart) {

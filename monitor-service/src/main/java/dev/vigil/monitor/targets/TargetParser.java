@@ -59,7 +59,9 @@ public final class TargetParser {
           "quorum",
           "retryInterval",
           "dependsOn",
-          "dependencySettle");
+          "dependencySettle",
+          "slo",
+          "sloWindow");
 
   /** Every field a target definition may have, in the targets file and the API. */
   static final Set<String> FIELDS = union(BASE_FIELDS, CheckFields.NAMES);
@@ -200,6 +202,9 @@ public final class TargetParser {
     DependencyFields dependencies = new DependencyFields(this, node);
     List<String> parents = dependencies.parents(name);
     Duration settle = dependencies.settle(parents);
+    SloFields objective = new SloFields(this, node);
+    java.math.BigDecimal slo = objective.slo();
+    int sloWindowDays = objective.windowDays(slo);
     return TargetSpec.builder(name, kind)
         .url(url)
         .method(method)
@@ -219,6 +224,7 @@ public final class TargetParser {
         .locations(locations, quorum)
         .retryInterval(retryInterval)
         .dependsOn(parents, settle)
+        .slo(slo, sloWindowDays)
         .build();
   }
 

@@ -2,6 +2,7 @@ package dev.vigil.monitor.targets;
 
 import dev.vigil.contract.ServiceNames;
 import dev.vigil.monitor.quiet.Window;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -43,6 +44,10 @@ import java.util.Objects;
  *     none). A name that is not a target yet is allowed and holds nothing back.
  * @param dependencySettle how long after its last parent recovered this target's held-back FAILED
  *     waits (null: one interval)
+ * @param slo optional: the objective, the percentage of checks (maintenance apart) that must be UP
+ *     over {@code sloWindowDays}, above 0 and below {@link #MAX_SLO} (null: none)
+ * @param sloWindowDays the days the objective is measured over, 1 to {@link #MAX_SLO_WINDOW_DAYS}
+ *     (30 by default)
  */
 public record TargetSpec(
     String name,
@@ -65,13 +70,24 @@ public record TargetSpec(
     Integer quorum,
     Duration retryInterval,
     List<String> dependsOn,
-    Duration dependencySettle) {
+    Duration dependencySettle,
+    BigDecimal slo,
+    int sloWindowDays) {
 
   /** Most locations one target may list. */
   public static final int MAX_LOCATIONS = 16;
 
   /** Most parents one target may list in {@code dependsOn}. */
   public static final int MAX_PARENTS = 32;
+
+  /** The objective must stay below this percentage (exclusive): 100% leaves no error budget. */
+  public static final BigDecimal MAX_SLO = BigDecimal.valueOf(100);
+
+  /** The days an objective is measured over when the definition gives none. */
+  public static final int DEFAULT_SLO_WINDOW_DAYS = 30;
+
+  /** The longest window an objective is measured over, in days (what the rollups keep easily). */
+  public static final int MAX_SLO_WINDOW_DAYS = 30;
 
   public TargetSpec {
     if (!ServiceNames.isValid(name)) {
@@ -113,6 +129,13 @@ public record TargetSpec(
     if (dependencySettle != null
         && (dependencySettle.isNegative() || dependencySettle.compareTo(Duration.ofDays(1)) > 0)) {
       throw new IllegalArgumentException("dependencySettle must be between 0 and 1d");
+    }
+    if (slo != null && (slo.signum() <= 0 || slo.compareTo(MAX_SLO) >= 0 || slo.scale() > 4)) {
+      throw new IllegalArgumentException("slo must be above 0 and below 100, at most 4 decimals");
+    }
+    if (sloWindowDays < 1 || sloWindowDays > MAX_SLO_WINDOW_DAYS) {
+      throw new IllegalArgumentException(
+          "sloWindowDays must be between 1 and " + MAX_SLO_WINDOW_DAYS);
     }
     if (remindEvery != null && remindEvery.toMillis() < 1000) {
       throw new IllegalArgumentException("remindEvery must be at least 1s");
@@ -165,7 +188,8 @@ public record TargetSpec(
         .maintenance(maintenance)
         .locations(locations, quorum)
         .retryInterval(retryInterval)
-        .dependsOn(dependsOn, dependencySettle);
+        .dependsOn(dependsOn, dependencySettle)
+        .slo(slo, sloWindowDays);
   }
 
   /** Whether the target is probed from several locations (with a quorum). */
@@ -223,6 +247,8 @@ public record TargetSpec(
     private Duration retryInterval;
     private List<String> dependsOn = List.of();
     private Duration dependencySettle;
+    private BigDecimal slo;
+    private int sloWindowDays = DEFAULT_SLO_WINDOW_DAYS;
 
     private Builder(String name, TargetKind kind) {
       this.name = name;
@@ -315,6 +341,13 @@ public record TargetSpec(
       return this;
     }
 
+    /** The objective in percent (null: none) and the days it is measured over. */
+    public Builder slo(BigDecimal slo, int windowDays) {
+      this.slo = slo;
+      this.sloWindowDays = windowDays;
+      return this;
+    }
+
     /** The target; throws IllegalArgumentException or NullPointerException as the record does. */
     public TargetSpec build() {
       return new TargetSpec(
@@ -338,7 +371,9 @@ public record TargetSpec(
           quorum,
           retryInterval,
           dependsOn,
-          dependencySettle);
+          dependencySettle,
+          slo,
+          sloWindowDays);
     }
   }
 }

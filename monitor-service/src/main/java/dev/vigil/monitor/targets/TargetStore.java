@@ -38,8 +38,9 @@ public final class TargetStore {
                            accepted_status, failure_threshold, recovery_threshold,
                            follow_redirects, enabled, source, heartbeat_ms, checks,
                            remind_every_ms, maintenance, locations, quorum, retry_interval_ms,
-                           depends_on, dependency_settle_ms)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?, ?)
+                           depends_on, dependency_settle_ms, slo, slo_window_days)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?, ?, ?,
+              ?)
       on conflict (name) do update
          set kind = excluded.kind, url = excluded.url, method = excluded.method,
              interval_ms = excluded.interval_ms, timeout_ms = excluded.timeout_ms,
@@ -54,6 +55,7 @@ public final class TargetStore {
              quorum = excluded.quorum, retry_interval_ms = excluded.retry_interval_ms,
              depends_on = excluded.depends_on,
              dependency_settle_ms = excluded.dependency_settle_ms,
+             slo = excluded.slo, slo_window_days = excluded.slo_window_days,
              updated_at = now()
       """;
 
@@ -441,6 +443,8 @@ public final class TargetStore {
           22,
           target.dependencySettle() == null ? null : (int) target.dependencySettle().toMillis(),
           java.sql.Types.INTEGER);
+      statement.setBigDecimal(23, target.slo());
+      statement.setInt(24, target.sloWindowDays());
       statement.executeUpdate();
     }
     try (PreparedStatement statement = connection.prepareStatement(SYNC_LOCATIONS)) {
@@ -534,7 +538,13 @@ public final class TargetStore {
             rs.getObject("dependency_settle_ms") == null
                 ? null
                 : Duration.ofMillis(rs.getInt("dependency_settle_ms")))
+        .slo(storedSlo(rs.getBigDecimal("slo")), rs.getInt("slo_window_days"))
         .build();
+  }
+
+  // numeric(7, 4) reads back with four decimals: the objective as written (99.9, not 99.9000).
+  private static java.math.BigDecimal storedSlo(java.math.BigDecimal stored) {
+    return stored == null ? null : stored.stripTrailingZeros();
   }
 
   private static List<String> storedLocations(java.sql.Array stored) throws SQLException {

@@ -49,8 +49,8 @@ class RecordingPathIT {
     assertThat(statementsOf(down())).as("first DOWN: lock, write").isEqualTo(2);
     assertThat(statementsOf(down())).as("second DOWN: lock, write").isEqualTo(2);
     assertThat(statementsOf(down()))
-        .as("third DOWN opens: lock, quiet windows, silences, write (incident and FAILED in it)")
-        .isEqualTo(4);
+        .as("third DOWN opens: lock, write (incident and FAILED in it; no window or silence)")
+        .isEqualTo(2);
     assertThat(statementsOf(down()))
         .as("DOWN while open: lock, incident counted, write")
         .isEqualTo(3);
@@ -60,6 +60,24 @@ class RecordingPathIT {
 
     assertThat(Tables.count(dataSource, "select count(*) from outbox")).isEqualTo(2);
     assertThat(Tables.count(dataSource, "select probe_count from incidents")).isEqualTo(5);
+  }
+
+  @Test
+  void aServiceWithASilenceHasItsQuietPeriodLookedUpAndItsChecksMarkedAsMaintenance() {
+    assertThat(statementsOf(up())).as("no window or silence: lock, write").isEqualTo(2);
+    Tables.count(
+        dataSource,
+        "with s as (insert into silences (id, service, created_by, reason, ends_at) values"
+            + " (gen_random_uuid(), 'checkout', 'ops', 'deploy', now() + interval '1 hour')"
+            + " returning 1) select count(*) from s");
+
+    assertThat(statementsOf(down()))
+        .as("silenced: lock, quiet windows, silences, write")
+        .isEqualTo(4);
+    assertThat(Tables.count(dataSource, "select count(*) from check_history where maintenance"))
+        .isEqualTo(1);
+    assertThat(Tables.count(dataSource, "select count(*) from check_history where not maintenance"))
+        .isEqualTo(1);
   }
 
   @Test
