@@ -9,24 +9,16 @@ import dev.vigil.bench.outbox.Clocks;
 import dev.vigil.bench.outbox.OutboxRun;
 import dev.vigil.bench.relay.VigilRelay;
 import dev.vigil.harness.vendor.FakeVendor;
-import dev.vigil.kit.Settings;
-import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorService;
-import dev.vigil.monitor.targets.TargetKind;
-import dev.vigil.monitor.targets.TargetSpec;
-import dev.vigil.monitor.targets.TargetStore;
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.relay.RelayService;
-import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -113,27 +105,33 @@ public final class StormChannelsSuite implements Suite {
     try (StormTargets server = new StormTargets();
         Side grouped = Side.create(true);
         Side off = Side.create(false)) {
-      store(db, server, services, interval);
+      StormStack.storeTargets(db, server, services, interval);
       long[] flips = new long[3]; // failing from, recovering from, end (epoch µs)
       try (RelayService relay = VigilRelay.start(ctx.infra(), DATABASE, TOPIC);
           NotifierService groupedNotifier = start(ctx, grouped);
           NotifierService offNotifier = start(ctx, off);
-          MonitorService monitor = startMonitor(ctx)) {
-        awaitPhase("all up", phase, () -> StormSuite.count(db, UP_SQL) >= services);
+          MonitorService monitor =
+              StormStack.startMonitor(ctx, DATABASE, "bench-storm-channels-monitor")) {
+        StormStack.awaitPhase(
+            "storm-channels", "all up", phase, 500, () -> StormSuite.count(db, UP_SQL) >= services);
         flips[0] = Clocks.nowMicros();
         server.fail();
         LOG.info("storm-channels: every service fails now services={}", services);
-        awaitPhase(
+        StormStack.awaitPhase(
+            "storm-channels",
             "FAILED named by the grouped channels",
             phase,
+            500,
             () -> allNamed(grouped, names, true, flips[0]));
         sleepUntil(flips[0]);
         flips[1] = Clocks.nowMicros();
         server.recover();
         LOG.info("storm-channels: every service recovers now services={}", services);
-        awaitPhase(
+        StormStack.awaitPhase(
+            "storm-channels",
             "RECOVERED named by the grouped channels",
             phase,
+            500,
             () -> allNamed(grouped, names, false, flips[1]));
         sleepUntil(flips[1]);
         flips[2] = Clocks.nowMicros();
@@ -248,47 +246,5 @@ public final class StormChannelsSuite implements Suite {
       }
     }
     return named;
-  }
-
-  private static void store(DataSource db, StormTargets server, int services, Duration interval) {
-    List<TargetSpec> specs = new ArrayList<>();
-    for (int i = 0; i < services; i++) {
-      specs.add(
-          TargetSpec.builder("storm-" + i, TargetKind.HTTP)
-              .url(URI.create(server.url(i)))
-              .interval(interval)
-              .timeout(Duration.ofSeconds(2))
-              .connectTimeout(Duration.ofSeconds(1))
-              .thresholds(3, 1)
-              .build());
-    }
-    new TargetStore(db).upsertAll(specs, TargetStore.Source.API);
-  }
-
-  private static MonitorService startMonitor(BenchContext ctx) {
-    Map<String, String> env = new HashMap<>();
-    env.put("VIGIL_DB_URL", ctx.infra().jdbcUrl(DATABASE));
-    env.put("VIGIL_DB_USER", "postgres");
-    env.put("VIGIL_HTTP_PORT", "0");
-    env.put("VIGIL_MONITOR_API_TOKEN", "bench-token");
-    env.put("VIGIL_INSTANCE_ID", "bench-storm-channels-monitor");
-    return MonitorService.start(new MonitorConfig(new Settings(env)));
-  }
-
-  /** Waits for {@code done}, polling every 500 ms; after {@code limit} the run goes on, logged. */
-  private static void awaitPhase(String what, Duration limit, BooleanSupplier done) {
-    long started = System.nanoTime();
-    long deadline = started + limit.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        LOG.warn("storm-channels phase incomplete phase=\"{}\" limitS={}", what, limit.toSeconds());
-        return;
-      }
-      OutboxRun.sleep(500);
-    }
-    LOG.info(
-        "storm-channels phase reached phase=\"{}\" tookMs={}",
-        what,
-        (System.nanoTime() - started) / 1_000_000);
   }
 }

@@ -8,27 +8,19 @@ import dev.vigil.bench.delivery.WebhookReceiver;
 import dev.vigil.bench.outbox.Clocks;
 import dev.vigil.bench.outbox.OutboxRun;
 import dev.vigil.bench.relay.VigilRelay;
-import dev.vigil.kit.Settings;
-import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorService;
-import dev.vigil.monitor.targets.TargetKind;
-import dev.vigil.monitor.targets.TargetSpec;
-import dev.vigil.monitor.targets.TargetStore;
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.relay.RelayService;
-import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,26 +60,33 @@ public final class StormSuite implements Suite {
     ctx.infra().createTopic(TOPIC, PARTITIONS);
     try (StormTargets server = new StormTargets();
         WebhookReceiver receiver = new WebhookReceiver()) {
-      store(db, server, targets, interval);
+      StormStack.storeTargets(db, server, targets, interval);
       long[] flips = new long[2]; // when every target started failing, and recovering (epoch µs)
       try (RelayService relay = VigilRelay.start(ctx.infra(), DATABASE, TOPIC);
           NotifierService notifier =
               Notifier.start(
                   ctx.infra(), DATABASE + "_notifier", TOPIC, "bench-storm", receiver.url());
-          MonitorService monitor = startMonitor(ctx)) {
-        awaitPhase("all up", phase, () -> count(db, UP_SQL) >= targets);
+          MonitorService monitor = StormStack.startMonitor(ctx, DATABASE, "bench-storm-monitor")) {
+        StormStack.awaitPhase("storm", "all up", phase, 250, () -> count(db, UP_SQL) >= targets);
         long failAt = Clocks.nowMicros();
         flips[0] = failAt;
         server.fail();
         LOG.info("storm: every target fails now targets={}", targets);
-        awaitPhase("FAILED delivered", phase, () -> done(db, "FAILED", failAt, receiver, targets));
+        StormStack.awaitPhase(
+            "storm",
+            "FAILED delivered",
+            phase,
+            250,
+            () -> done(db, "FAILED", failAt, receiver, targets));
         long recoverAt = Clocks.nowMicros();
         flips[1] = recoverAt;
         server.recover();
         LOG.info("storm: every target recovers now targets={}", targets);
-        awaitPhase(
+        StormStack.awaitPhase(
+            "storm",
             "RECOVERED delivered",
             phase,
+            250,
             () -> done(db, "RECOVERED", recoverAt, receiver, targets));
         OutboxRun.sleep(2_000); // a late duplicate would arrive now
       }
@@ -118,48 +117,6 @@ public final class StormSuite implements Suite {
         ctx.addOneRun(Cases.STORM, Cases.storm(kind), m, note);
       }
     }
-  }
-
-  private static void store(DataSource db, StormTargets server, int targets, Duration interval) {
-    List<TargetSpec> specs = new ArrayList<>();
-    for (int i = 0; i < targets; i++) {
-      specs.add(
-          TargetSpec.builder("storm-" + i, TargetKind.HTTP)
-              .url(URI.create(server.url(i)))
-              .interval(interval)
-              .timeout(Duration.ofSeconds(2))
-              .connectTimeout(Duration.ofSeconds(1))
-              .thresholds(3, 1)
-              .build());
-    }
-    new TargetStore(db).upsertAll(specs, TargetStore.Source.API);
-  }
-
-  private static MonitorService startMonitor(BenchContext ctx) {
-    Map<String, String> env = new HashMap<>();
-    env.put("VIGIL_DB_URL", ctx.infra().jdbcUrl(DATABASE));
-    env.put("VIGIL_DB_USER", "postgres");
-    env.put("VIGIL_HTTP_PORT", "0");
-    env.put("VIGIL_MONITOR_API_TOKEN", "bench-token");
-    env.put("VIGIL_INSTANCE_ID", "bench-storm-monitor");
-    return MonitorService.start(new MonitorConfig(new Settings(env)));
-  }
-
-  /** Waits for {@code done}, polling every 250 ms; after {@code limit} the run goes on, logged. */
-  private static void awaitPhase(String what, Duration limit, BooleanSupplier done) {
-    long started = System.nanoTime();
-    long deadline = started + limit.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        LOG.warn("storm phase incomplete phase=\"{}\" limitS={}", what, limit.toSeconds());
-        return;
-      }
-      OutboxRun.sleep(250);
-    }
-    LOG.info(
-        "storm phase reached phase=\"{}\" tookMs={}",
-        what,
-        (System.nanoTime() - started) / 1_000_000);
   }
 
   /**
