@@ -56,6 +56,16 @@ public final class Tables {
     return rows;
   }
 
+  /** Runs {@code sql} (a statement that returns no rows) on its own connection. */
+  public static void execute(DataSource dataSource, String sql) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot run: " + sql, e);
+    }
+  }
+
   public static long count(DataSource dataSource, String sql) {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement();

@@ -7,6 +7,7 @@ import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.Settings;
 import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorService;
+import dev.vigil.monitor.Tables;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,8 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
@@ -77,13 +76,17 @@ class StatusPageIT {
 
     // Retention trims half of the 20-day-old hour; a new instance's first run recomputes it and
     // must not shrink its bucket, nor keep buckets older than 31 days.
-    execute(
+    Tables.execute(
+        monitor.dataSource(),
         "delete from check_history where recorded_at < now() - interval '400 hours'"
             + " and recorded_at > now() - interval '500 hours' and status = 'UP'"
             + " and id % 2 = 0");
     assertThat(new UptimeRollup(monitor.dataSource(), Duration.ofHours(1)).runOnce()).isZero();
     assertThat(uptimeBadge("30d")).contains("uptime 30d: 63.33%");
-    assertThat(count("select count(*) from status_hourly where hour < now() - interval '31 days'"))
+    assertThat(
+            Tables.count(
+                monitor.dataSource(),
+                "select count(*) from status_hourly where hour < now() - interval '31 days'"))
         .isZero();
   }
 
@@ -190,22 +193,6 @@ class StatusPageIT {
     HttpResponse<String> badge = get("/status/badges/batch/uptime.svg?window=" + window, BEARER);
     assertThat(badge.statusCode()).isEqualTo(200);
     return badge.body();
-  }
-
-  private void execute(String sql) throws Exception {
-    try (Connection connection = monitor.dataSource().getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
-  }
-
-  private long count(String sql) throws Exception {
-    try (Connection connection = monitor.dataSource().getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 
   private HttpResponse<String> get(String path, String authorization) throws Exception {

@@ -12,6 +12,7 @@ import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.Settings;
 import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorService;
+import dev.vigil.monitor.Tables;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -205,7 +206,8 @@ class UptimeReportIT {
   void aYearOfDailyUptimeOutlivesTrimmedHistoryAndHourlyBuckets() throws Exception {
     // The daily rollup of a day 300 days ago, as the rollup wrote it before its hours were trimmed.
     Instant old = day.minus(Duration.ofDays(297));
-    execute(
+    Tables.execute(
+        monitor.dataSource(),
         "insert into uptime_daily (service, day, up_count, down_count, maintenance_count)"
             + " values ('shop', (timestamptz '"
             + old
@@ -214,7 +216,8 @@ class UptimeReportIT {
     new UptimeRollup(monitor.dataSource(), Duration.ofHours(1)).runOnce();
 
     assertThat(
-            count(
+            Tables.count(
+                monitor.dataSource(),
                 "select up_count from uptime_daily where service = 'shop' and day = "
                     + "(timestamptz '"
                     + day
@@ -229,26 +232,35 @@ class UptimeReportIT {
     assertThat(year.path("total").path("down").asLong()).isEqualTo(3);
 
     // A day older than 400 days is trimmed by the next run.
-    execute(
+    Tables.execute(
+        monitor.dataSource(),
         "insert into uptime_daily (service, day, up_count, down_count, maintenance_count)"
             + " values ('shop', current_date - 401, 1, 0, 0)");
     new UptimeRollup(monitor.dataSource(), Duration.ofHours(1)).runOnce();
-    assertThat(count("select count(*) from uptime_daily where day < current_date - 400")).isZero();
+    assertThat(
+            Tables.count(
+                monitor.dataSource(),
+                "select count(*) from uptime_daily where day < current_date - 400"))
+        .isZero();
   }
 
   @Test
   void checksRecordedWhileSilencedAreMaintenanceAndCountApart() throws Exception {
     push("UP");
-    execute(
+    Tables.execute(
+        monitor.dataSource(),
         "insert into silences (id, service, created_by, reason, ends_at) values ('"
             + UUID.randomUUID()
             + "', 'shop', 'ops', 'deploy', now() + interval '1 hour')");
     push("DOWN");
     push("UP");
-    execute("delete from silences");
+    Tables.execute(monitor.dataSource(), "delete from silences");
     push("UP");
 
-    assertThat(count("select count(*) from check_history where service = 'shop' and maintenance"))
+    assertThat(
+            Tables.count(
+                monitor.dataSource(),
+                "select count(*) from check_history where service = 'shop' and maintenance"))
         .isEqualTo(2);
     // The history API says which checks were taken in maintenance (newest first).
     JsonNode items = JSON.readTree(get("/api/services/shop/history", null).body()).path("items");
@@ -362,22 +374,6 @@ class UptimeReportIT {
         ResultSet rs = statement.executeQuery("select now()")) {
       rs.next();
       return rs.getTimestamp(1).toInstant();
-    }
-  }
-
-  private void execute(String sql) throws Exception {
-    try (Connection connection = monitor.dataSource().getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
-  }
-
-  private long count(String sql) throws Exception {
-    try (Connection connection = monitor.dataSource().getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
     }
   }
 
