@@ -207,7 +207,8 @@ class GroupingIT {
               "channel=a%20b",
               "channel=..%2Fteam",
               "channel=%25zz",
-              "channel=%E2%80%AE")) {
+              "channel=%E2%80%AE",
+              "channel=team&channel=webhook")) {
         HttpResponse<String> answer = status(notifier, "/admin/groups?" + query);
         assertThat(answer.statusCode()).as(query).isEqualTo(400);
         assertThat(answer.body()).as(query).contains("\"field\":\"channel\"");

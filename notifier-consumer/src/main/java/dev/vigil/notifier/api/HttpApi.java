@@ -159,9 +159,13 @@ public final class HttpApi implements AutoCloseable {
 
   /**
    * The {@code channel} query parameter: "" when absent, null (after answering 400) when it is not
-   * a channel name.
+   * a channel name or is given more than once (which of two would be meant is not known).
    */
   private static String channel(Context ctx) {
+    if (ctx.queryParams("channel").size() > 1) {
+      badRequest(ctx, "channel", "channel is given more than once");
+      return null;
+    }
     String channel = ctx.queryParam("channel");
     if (channel == null || channel.isEmpty()) {
       return "";
