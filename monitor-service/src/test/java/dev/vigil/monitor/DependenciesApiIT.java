@@ -86,7 +86,7 @@ class DependenciesApiIT {
     assertThat(status.body())
         .as("the status page groups the held-back child under its parent's incident")
         .contains("not paged, behind it: <a href=\"/status/services/app\">app</a>")
-        .doesNotContain("not paged: parent gateway is down");
+        .doesNotContain("not paged: waiting for parent gateway");
 
     assertThat(send("DELETE", "/api/targets/gateway", null).statusCode()).isEqualTo(200);
     assertThat(get("/api/targets/app").path("dependsOn"))

@@ -206,6 +206,11 @@ public final class Announcer implements AutoCloseable {
             hold(connection, incident, parents.reason(), null);
             return null;
           }
+          Optional<Dependencies.Held> unconfirmed = parents.unconfirmed(openedAt, s -> null);
+          if (unconfirmed.isPresent() && unconfirmed.get().until().isAfter(now)) {
+            hold(connection, incident, unconfirmed.get().reason(), unconfirmed.get().until());
+            return null;
+          }
         }
         Optional<Quiet> quiet = quietRules.at(connection, service, now);
         if (quiet.isPresent()) {

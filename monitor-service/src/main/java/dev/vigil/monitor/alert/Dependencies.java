@@ -9,36 +9,57 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * What targets' {@code dependsOn} means for the recording path and the announcer, in three
  * statements: which parents of an opening service are down, the impact of a parent's transition on
  * its children, and the release of children's held-back FAILEDs when a parent's incident closes.
  *
- * <p>A parent is down while it has an open incident whose FAILED was written. The first statement
- * takes a share lock on those incident rows, so a parent's RECOVERED that commits meanwhile waits
- * for the child's transaction, and its {@link #release} (a later statement of the parent's
- * transaction) sees the child's held incident: no FAILED is held back for ever.
+ * <p>A parent is down while it has an open incident whose FAILED was written (or is held back by a
+ * down parent of its own). A parent that is failing but not confirmed yet holds a child's FAILED
+ * for a bounded time (see {@link Parents#unconfirmed}). The first statement takes a share lock on
+ * the down parents' incident rows, so a parent's RECOVERED that commits meanwhile waits for the
+ * child's transaction, and its {@link #release} (a later statement of the parent's transaction)
+ * sees the child's held incident: no FAILED is held back for ever.
  */
 public final class Dependencies {
+  // Per child: its parents, the first one down, and per parent how long its own FAILED may take
+  // from its first failure (the confirm bound) and whether its stored health is DOWN. A parent is
+  // down while its incident is open and its FAILED was written, or held back for a parent of its
+  // own (not_before 'infinity': a chain of dependencies holds every level below a down parent).
   private static final String PARENTS =
       """
       select c.name, c.depends_on,
              (select min(p.service) from incidents p
                where p.service = any(c.depends_on) and p.closed_at is null
-                 and p.announced_at is not null)
+                 and (p.announced_at is not null or p.not_before = 'infinity')),
+             coalesce(array_agg(t.name order by t.name) filter (where t.name is not null), '{}'),
+             coalesce(array_agg((t.failure_threshold + 1)::bigint
+                                * coalesce(t.retry_interval_ms, t.interval_ms) + t.timeout_ms
+                                order by t.name) filter (where t.name is not null), '{}'),
+             coalesce(array_agg(h.status = 'DOWN' order by t.name)
+                      filter (where t.name is not null), '{}')
         from targets c
+        left join targets t on t.name = any(c.depends_on)
+        left join health_status h on h.service = t.name
        where c.name = any(?::text[])
+       group by c.name, c.depends_on
       """;
 
   private static final String LOCK_DOWN_PARENTS =
       """
       select p.id from incidents p
-       where p.service = any(?::text[]) and p.closed_at is null and p.announced_at is not null
+       where p.service = any(?::text[]) and p.closed_at is null
+         and (p.announced_at is not null or p.not_before = 'infinity')
        order by p.id
          for share
       """;
@@ -73,19 +94,59 @@ public final class Dependencies {
       """;
 
   /**
-   * A service's parents and the first of them that is down (null: none).
+   * A service's parents, the first of them that is down (null: none), and what is known of the
+   * others' own failures.
    *
    * @param dependsOn the parents listed on the target
-   * @param down the first parent (by name) with an open, announced incident, or null
+   * @param down the first parent (by name) with an open incident whose FAILED was written or is
+   *     held back by a parent of its own, or null
+   * @param confirmMs for each parent that is a target: the longest its FAILED may take from its
+   *     first failure: one more than its failure threshold times its (retry) interval, plus its
+   *     timeout (the extra interval covers a probe that starts late)
+   * @param failing the parents (that are targets) whose stored health is DOWN
    */
-  record Parents(List<String> dependsOn, String down) {
-    static final Parents NONE = new Parents(List.of(), null);
+  record Parents(
+      List<String> dependsOn, String down, Map<String, Long> confirmMs, Set<String> failing) {
+    static final Parents NONE = new Parents(List.of(), null, Map.of(), Set.of());
 
     /** The reason recorded on a FAILED this parent holds back. */
     String reason() {
       return "parent " + down + " is down";
     }
+
+    /**
+     * A parent that is failing but whose FAILED is not written yet, and until when the child's
+     * FAILED waits for it: the child's incident opening plus the longest confirm bound of its
+     * failing parents. Waiting so keeps a child probed before its parent (or recorded before it
+     * when monitors fall behind) from paging ahead of the parent; the bound keeps a parent that
+     * never reaches its threshold from holding the child back for long.
+     *
+     * @param planned the status this recording writes for a parent it has a result of (its stored
+     *     health is overtaken by it), or null
+     */
+    Optional<Held> unconfirmed(Instant openedAt, Function<String, ProbeStatus> planned) {
+      String first = null;
+      long bound = 0;
+      for (Map.Entry<String, Long> parent : new TreeMap<>(confirmMs).entrySet()) {
+        ProbeStatus status = planned.apply(parent.getKey());
+        boolean down =
+            status != null ? status == ProbeStatus.DOWN : failing.contains(parent.getKey());
+        if (down) {
+          first = first == null ? parent.getKey() : first;
+          bound = Math.max(bound, parent.getValue());
+        }
+      }
+      return first == null
+          ? Optional.empty()
+          : Optional.of(
+              new Held(
+                  "parent " + first + " is failing (not confirmed yet)",
+                  openedAt.plusMillis(bound)));
+    }
   }
+
+  /** Why a FAILED waits and until when. */
+  record Held(String reason, Instant until) {}
 
   private Dependencies() {}
 
@@ -93,16 +154,16 @@ public final class Dependencies {
   static Map<String, Parents> parents(Connection connection, List<String> services)
       throws SQLException {
     Map<String, Parents> found = new HashMap<>();
-    List<String> down = new java.util.ArrayList<>();
+    List<String> down = new ArrayList<>();
     try (PreparedStatement statement = connection.prepareStatement(PARENTS)) {
       statement.setArray(1, connection.createArrayOf("text", services.toArray()));
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          List<String> parents = Arrays.asList((String[]) rs.getArray(2).getArray());
-          if (!parents.isEmpty()) {
-            found.put(rs.getString(1), new Parents(List.copyOf(parents), rs.getString(3)));
-            if (rs.getString(3) != null) {
-              down.add(rs.getString(3));
+          Parents parents = read(rs);
+          if (!parents.dependsOn().isEmpty()) {
+            found.put(rs.getString(1), parents);
+            if (parents.down() != null) {
+              down.add(parents.down());
             }
           }
         }
@@ -122,13 +183,30 @@ public final class Dependencies {
       statement.setArray(1, connection.createArrayOf("text", found.keySet().toArray()));
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          again.put(
-              rs.getString(1),
-              new Parents(found.get(rs.getString(1)).dependsOn(), rs.getString(3)));
+          again.put(rs.getString(1), read(rs));
         }
       }
     }
     return again;
+  }
+
+  private static Parents read(ResultSet rs) throws SQLException {
+    String[] targets = (String[]) rs.getArray(4).getArray();
+    Long[] bounds = (Long[]) rs.getArray(5).getArray();
+    Boolean[] down = (Boolean[]) rs.getArray(6).getArray();
+    Map<String, Long> confirmMs = new HashMap<>();
+    Set<String> failing = new HashSet<>();
+    for (int i = 0; i < targets.length; i++) {
+      confirmMs.put(targets[i], bounds[i]);
+      if (Boolean.TRUE.equals(down[i])) {
+        failing.add(targets[i]);
+      }
+    }
+    return new Parents(
+        List.of((String[]) rs.getArray(2).getArray()),
+        rs.getString(3),
+        Map.copyOf(confirmMs),
+        Set.copyOf(failing));
   }
 
   /** The children down with each of {@code parents}, as stored (for a transaction writing none). */

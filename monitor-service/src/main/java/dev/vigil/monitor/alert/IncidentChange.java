@@ -53,14 +53,19 @@ final class IncidentChange {
   }
 
   /**
-   * For one the plan opens whose FAILED is held back: why (the quiet period's reason, or {@code
-   * parent <name> is down}) and when the announcer looks at it again ({@link Instant#MAX}: when a
-   * parent recovers).
+   * For one the plan opens whose FAILED is held back: why (the quiet period's reason, {@code parent
+   * <name> is down} or {@code parent <name> is failing (not confirmed yet)}) and when the announcer
+   * looks at it again ({@link Instant#MAX}: when a parent recovers).
    */
   void held(String reason, Instant until) {
     announced = false;
     heldReason = reason;
     notBefore = until;
+  }
+
+  /** Whether its FAILED is held back until a parent recovers. */
+  boolean heldForParent() {
+    return Instant.MAX.equals(notBefore);
   }
 
   String heldReason() {

@@ -248,12 +248,27 @@ final class RecordingPlan {
         continue;
       }
       decideOpened(inPlan, quiet, parents, openedBy, decided, depth + 1);
-      if (downParent == null && inPlan.announced() && !inPlan.closes()) {
+      if (downParent == null
+          && (inPlan.announced() || inPlan.heldForParent())
+          && !inPlan.closes()) {
         downParent = parent;
       }
     }
     Optional<Quiet> q = quiet.getOrDefault(o.service(), Optional.empty());
-    if (downParent != null) {
+    Optional<Dependencies.Held> unconfirmed =
+        downParent == null ? p.unconfirmed(now(), this::plannedStatus) : Optional.empty();
+    if (unconfirmed.isPresent()
+        && (q.isEmpty() || unconfirmed.get().until().isAfter(q.get().until()))) {
+      // The Announcer looks again then: the parent down by then holds it until it recovers.
+      o.held(unconfirmed.get().reason(), unconfirmed.get().until());
+      LOG.info(
+          "incident opened while a parent is failing, FAILED deferred service={} incident_id={}"
+              + " held=\"{}\" until={}",
+          o.service(),
+          o.id(),
+          unconfirmed.get().reason(),
+          unconfirmed.get().until());
+    } else if (downParent != null) {
       // Due when the parent recovers (its RECOVERED releases it), whatever the quiet period says.
       o.held("parent " + downParent + " is down", Instant.MAX);
       LOG.info(
@@ -289,6 +304,14 @@ final class RecordingPlan {
         a.step().next().failuresBeforeSuccesses(),
         a.lastError(),
         closed.opens() ? now() : closed.openedAt());
+  }
+
+  /**
+   * The health status this plan writes for {@code service}, or null when it has no result of it.
+   */
+  private ProbeStatus plannedStatus(String service) {
+    ServiceRun run = services.get(service);
+    return run == null || run.result() == null ? null : run.status();
   }
 
   /** Services with an accepted result: their state, deadline and health rows. */

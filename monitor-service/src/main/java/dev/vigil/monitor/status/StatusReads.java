@@ -354,17 +354,19 @@ final class StatusReads {
         heldParent(rs));
   }
 
-  // The parent holding back an open incident's FAILED (its reason reads "parent <name> is down").
+  // The parent holding back an open incident's FAILED: its reason reads "parent <name> is down", or
+  // "parent <name> is failing (not confirmed yet)" (a target name has no spaces).
   private static String heldParent(ResultSet rs) throws SQLException {
     String reason = rs.getString("held_reason");
     if (reason == null
         || rs.getObject("closed_at") != null
         || rs.getObject("announced_at") != null
-        || !reason.startsWith("parent ")
-        || !reason.endsWith(" is down")) {
+        || !reason.startsWith("parent ")) {
       return null;
     }
-    return reason.substring("parent ".length(), reason.length() - " is down".length());
+    String rest = reason.substring("parent ".length());
+    int end = rest.indexOf(' ');
+    return end <= 0 ? null : rest.substring(0, end);
   }
 
   private static ErrorBudget objective(Connection connection, String service) throws SQLException {

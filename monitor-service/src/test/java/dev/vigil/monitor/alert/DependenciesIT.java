@@ -172,6 +172,107 @@ class DependenciesIT {
   }
 
   @Test
+  void childrenReachingTheirThresholdBeforeTheirParentIsConfirmedWaitForIt() {
+    List<TargetSpec> all = new ArrayList<>();
+    all.add(gateway());
+    children().forEach(c -> all.add(child(c, Duration.ZERO)));
+    targets.upsertAll(all, TargetStore.Source.API);
+    Recorder recorder = new Recorder(dataSource, new SimpleMeterRegistry());
+    // Equal thresholds (3): the gateway's first failure is recorded, then the children reach their
+    // third (a monitor that probed them first, or fell behind), half of them in the same batch as
+    // the gateway's second failure.
+    record(recorder, List.of("gateway"), false, 1);
+    record(recorder, children().subList(0, CHILDREN / 2), false, 3);
+    List<String> batch = new ArrayList<>(children().subList(CHILDREN / 2, CHILDREN));
+    record(recorder, batch, false, 2);
+    batch.add("gateway");
+    record(recorder, batch, false, 1);
+
+    assertThat(outbox()).as("no child pages ahead of its parent").isEmpty();
+    assertThat(
+            Tables.count(
+                dataSource,
+                "select count(*) from incidents where closed_at is null and announced_at is null"
+                    + " and held_reason = 'parent gateway is failing (not confirmed yet)'"
+                    + " and not_before = opened_at + interval '"
+                    + GATEWAY_CONFIRM.toMillis()
+                    + " milliseconds'"))
+        .as("held for the gateway's confirm bound: (3 + 1) x 5 s + 2 s")
+        .isEqualTo(CHILDREN);
+    assertThat(announceOnce()).as("not due before the bound").isEmpty();
+
+    record(recorder, List.of("gateway"), false, 1);
+    AlertEvent gatewayFailed = only(outbox(), "gateway", AlertKind.FAILED);
+    assertThat(gatewayFailed.impact().children()).isEqualTo(CHILDREN);
+    assertThat(outbox()).hasSize(1);
+
+    // At the bound the gateway is down: held until it recovers, as if opened after its FAILED.
+    Tables.execute(dataSource, "update incidents set not_before = now() where not_before > now()");
+    assertThat(announceOnce()).isEmpty();
+    assertThat(
+            Tables.count(
+                dataSource,
+                "select count(*) from incidents where closed_at is null and announced_at is null"
+                    + " and held_reason = 'parent gateway is down' and not_before = 'infinity'"))
+        .isEqualTo(CHILDREN);
+
+    record(recorder, children().subList(1, CHILDREN), true, 1);
+    record(recorder, List.of("gateway"), true, 1);
+    assertThat(announceOnce()).extracting(AlertEvent::service).containsExactly("app-00");
+  }
+
+  @Test
+  void aParentThatNeverReachesItsThresholdHoldsItsChildrenOnlyForItsConfirmBound() {
+    targets.upsertAll(
+        List.of(gateway(), child("app-00", Duration.ZERO), TargetSpec.push("alone")),
+        TargetStore.Source.API);
+    Recorder recorder = new Recorder(dataSource, new SimpleMeterRegistry());
+    record(recorder, List.of("gateway"), false, 1);
+    record(recorder, List.of("app-00", "alone"), false, 3);
+    assertThat(outbox()).extracting(AlertEvent::service).containsExactly("alone");
+
+    // Before the bound the child waits; once its incident is older than the bound, the FAILED is
+    // written although the gateway is still failing (it never reached its threshold).
+    assertThat(announceOnce()).isEmpty();
+    Tables.execute(
+        dataSource,
+        "update incidents set not_before = now(), opened_at = opened_at - interval '1 minute'"
+            + " where service = 'app-00'");
+    List<AlertEvent> written = announceOnce();
+    assertThat(written).extracting(AlertEvent::service).containsExactly("app-00");
+    assertThat(written.getFirst().kind()).isEqualTo(AlertKind.FAILED);
+    assertThat(announceOnce()).isEmpty();
+  }
+
+  @Test
+  void aChildOfAParentHeldBackByItsOwnParentIsHeldToo() {
+    targets.upsertAll(
+        List.of(
+            TargetSpec.push("gateway"),
+            child("api", Duration.ZERO),
+            TargetSpec.builder("app-00", TargetKind.PUSH)
+                .dependsOn(List.of("api"), Duration.ZERO)
+                .build()),
+        TargetStore.Source.API);
+    Recorder recorder = new Recorder(dataSource, new SimpleMeterRegistry());
+    record(recorder, List.of("gateway"), false, 3);
+    record(recorder, List.of("api"), false, 3);
+    record(recorder, List.of("app-00"), false, 3);
+
+    assertThat(outbox()).extracting(AlertEvent::service).containsExactly("gateway");
+    assertThat(
+            Tables.count(
+                dataSource,
+                "select count(*) from incidents where service = 'app-00' and closed_at is null"
+                    + " and held_reason = 'parent api is down' and not_before = 'infinity'"))
+        .isEqualTo(1);
+
+    // api recovers (never paged): its child's FAILED is released and written.
+    record(recorder, List.of("api"), true, 1);
+    assertThat(announceOnce()).extracting(AlertEvent::service).containsExactly("app-00");
+  }
+
+  @Test
   void deletingAParentRemovesItFromItsChildrenAndReleasesTheirHeldFailed() {
     targets.upsertAll(
         List.of(
@@ -232,6 +333,17 @@ class DependenciesIT {
 
   private static List<String> children() {
     return IntStream.range(0, CHILDREN).mapToObj(i -> "app-%02d".formatted(i)).toList();
+  }
+
+  /** The gateway's confirm bound: (failure threshold + 1) x interval + timeout. */
+  private static final Duration GATEWAY_CONFIRM = Duration.ofSeconds(4 * 5 + 2);
+
+  private static TargetSpec gateway() {
+    return TargetSpec.builder("gateway", TargetKind.PUSH)
+        .interval(Duration.ofSeconds(5))
+        .timeout(Duration.ofSeconds(2))
+        .thresholds(3, 1)
+        .build();
   }
 
   private static TargetSpec child(String name, Duration settle) {

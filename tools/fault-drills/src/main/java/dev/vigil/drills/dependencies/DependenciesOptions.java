@@ -31,16 +31,14 @@ public record DependenciesOptions(
   public static final List<String> ALL = List.of("a", "b", "c", "d");
 
   /**
-   * Parents (the gateway, the storm's) page at their second failed probe, children and independent
-   * services at their fourth, all failing at once: every child has failed once (its health is DOWN,
-   * so the parent's FAILED counts it in its impact) when the parent's incident opens, and no
-   * child's incident opens before the parent's FAILED was written (a child's would be paged: the
-   * issue's rule holds a child back only while a parent's FAILED is written).
+   * Parents (the gateway, the storm's) and children page at the same failed probe, the default
+   * threshold: a child whose incident opens before its parent is confirmed waits for it (the
+   * parent's confirm bound), so which of them is probed or recorded first does not matter.
    */
-  public static final int PARENT_THRESHOLD = 2;
+  public static final int PARENT_THRESHOLD = 3;
 
-  /** See {@link #PARENT_THRESHOLD}: two failures more than a parent, a margin of an interval. */
-  public static final int CHILD_THRESHOLD = 4;
+  /** Children and independent services: the same threshold as parents (see above). */
+  public static final int CHILD_THRESHOLD = 3;
 
   public DependenciesOptions {
     if (children < 1 || independents < 1 || maintenance < 1 || stormParents < 1) {
