@@ -24,6 +24,7 @@ final class RecorderMetrics {
   private final DistributionSummary batchSize;
   private final Counter fallbacks;
   private final Counter savepointRedos;
+  private final Counter conflictRedos;
 
   RecorderMetrics(MeterRegistry registry) {
     this.transaction =
@@ -49,6 +50,12 @@ final class RecorderMetrics {
             .description(
                 "Batches redone with a savepoint per result because one result failed the"
                     + " set-based statements")
+            .register(registry);
+    this.conflictRedos =
+        Counter.builder("vigil.monitor.recorder.conflict.redos")
+            .description(
+                "Recording transactions done again because PostgreSQL aborted them for a deadlock"
+                    + " or a serialization failure with another transaction")
             .register(registry);
   }
 
@@ -77,6 +84,11 @@ final class RecorderMetrics {
   /** A batch is redone with a savepoint per result. */
   void savepointRedo() {
     savepointRedos.increment();
+  }
+
+  /** A recording transaction is done again after a deadlock or serialization failure. */
+  void conflictRedo() {
+    conflictRedos.increment();
   }
 
   /** Counts and logs what {@code outcome} committed for {@code result}. */

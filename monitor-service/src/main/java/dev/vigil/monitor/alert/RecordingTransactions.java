@@ -28,6 +28,9 @@ final class RecordingTransactions {
       Comparator.comparing(p -> p.result().service());
   private static final int VALID_SECONDS = 5;
 
+  /** How often a transaction PostgreSQL aborted for a deadlock is tried (see {@link #conflict}). */
+  private static final int CONFLICT_ATTEMPTS = 3;
+
   private final DataSource dataSource;
   private final int maxBatch;
   private final RecorderMetrics metrics;
@@ -71,8 +74,39 @@ final class RecordingTransactions {
     return List.of(out);
   }
 
-  /** One result and its own work in a transaction of its own, timed; throws its failure. */
+  /**
+   * One result and its own work in a transaction of its own, timed; throws its failure. A deadlock
+   * or serialization failure is tried again, up to {@link #CONFLICT_ATTEMPTS} times.
+   */
   private RecordOutcome alone(Recorder.Pending pending) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return aloneOnce(pending);
+      } catch (RuntimeException e) {
+        if (!conflict(e) || attempt == CONFLICT_ATTEMPTS) {
+          throw e;
+        }
+        metrics.conflictRedo();
+      }
+    }
+  }
+
+  /**
+   * Whether {@code e} is PostgreSQL aborting a transaction for a deadlock ({@code 40P01}) or a
+   * serialization failure ({@code 40001}): the timing of concurrent transactions, which the same
+   * work done again normally does not meet.
+   */
+  static boolean conflict(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql
+          && ("40P01".equals(sql.getSQLState()) || "40001".equals(sql.getSQLState()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private RecordOutcome aloneOnce(Recorder.Pending pending) {
     long start = System.nanoTime();
     RecordOutcome outcome =
         Database.inTransaction(
@@ -113,7 +147,7 @@ final class RecordingTransactions {
         connection.setAutoCommit(false);
         try {
           try {
-            together(connection);
+            togetherUnlessConflicting(connection);
           } catch (SQLException | RuntimeException e) {
             rollbackQuietly(connection, e);
             if (!connection.isValid(VALID_SECONDS)) {
@@ -145,6 +179,34 @@ final class RecordingTransactions {
       long nanos = System.nanoTime() - start;
       metrics.batch(indexes.size());
       inTransaction.forEach(i -> metrics.transaction(nanos));
+    }
+
+    /**
+     * {@link #together}, done again from the start when PostgreSQL aborted the transaction for a
+     * deadlock or a serialization failure: that is two transactions' timing, not one result's
+     * fault, and one result redone alone could hit it as well. Throws the last failure.
+     */
+    private void togetherUnlessConflicting(Connection connection) throws SQLException {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          together(connection);
+          return;
+        } catch (SQLException | RuntimeException e) {
+          if (!conflict(e) || attempt == CONFLICT_ATTEMPTS) {
+            throw e;
+          }
+          connection.rollback();
+          indexes.forEach(i -> out[i] = null);
+          inTransaction.clear();
+          metrics.conflictRedo();
+          LOG.info(
+              "batch redone after a conflict with another transaction results={} attempt={}"
+                  + " error={}",
+              indexes.size(),
+              attempt,
+              e.toString());
+        }
+      }
     }
 
     /** The common case: all results together, then each one's own work, without savepoints. */

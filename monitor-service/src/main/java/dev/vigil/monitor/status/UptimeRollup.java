@@ -92,6 +92,9 @@ public final class UptimeRollup implements AutoCloseable {
        where day < ((?::timestamptz - interval '400 days') at time zone 'UTC')::date
       """;
 
+  private static final String FOREIGN_KEY_VIOLATION = "23503";
+  private static final int ATTEMPTS = 3;
+
   private final DataSource dataSource;
   private final Duration interval;
   private Instant coveredFrom;
@@ -114,6 +117,22 @@ public final class UptimeRollup implements AutoCloseable {
    * @return buckets written or grown
    */
   synchronized int runOnce() throws SQLException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return sumOnce();
+      } catch (SQLException e) {
+        // A target deleted while its history was summed (the delete commits between the
+        // statement's snapshot and its foreign key check): its history is gone with it, so the
+        // next statement no longer sees it.
+        if (!FOREIGN_KEY_VIOLATION.equals(e.getSQLState()) || attempt == ATTEMPTS) {
+          throw e;
+        }
+        LOG.info("status rollup raced a target's deletion, summing again error={}", e.toString());
+      }
+    }
+  }
+
+  private int sumOnce() throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(true);
       Instant now = databaseNow(connection);
