@@ -1,5 +1,6 @@
 package dev.vigil.bench.footprint;
 
+import dev.vigil.bench.ExtraEnvironment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -7,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,16 +33,7 @@ final class ImageJvmFlags {
 
   /** The variables of {@value #ENV_OVERRIDE}; empty when it is not set. */
   static Map<String, String> extraEnvironment() {
-    String spec = System.getProperty(ENV_OVERRIDE, "").strip();
-    Map<String, String> env = new TreeMap<>();
-    for (String pair : spec.isEmpty() ? new String[0] : spec.split("\\s+")) {
-      int eq = pair.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalStateException(ENV_OVERRIDE + ": not NAME=value: '" + pair + "'");
-      }
-      env.put(pair.substring(0, eq), pair.substring(eq + 1));
-    }
-    return env;
+    return ExtraEnvironment.of(ENV_OVERRIDE);
   }
 
   /** The flags of {@code dockerfile}, or of {@value #OVERRIDE} when that is set. */

@@ -1,5 +1,6 @@
 package dev.vigil.bench.relay;
 
+import dev.vigil.bench.ExtraEnvironment;
 import dev.vigil.bench.Infra;
 import dev.vigil.kit.Settings;
 import dev.vigil.relay.RelayService;
@@ -11,6 +12,12 @@ import java.util.Map;
 
 /** Starts Vigil's relay in this JVM with its default settings, on a given database and topic. */
 public final class VigilRelay {
+  /**
+   * System property with relay settings an experiment adds to every relay this class starts
+   * (space-separated {@code NAME=value}, e.g. {@code VIGIL_RELAY_PRODUCER_MAX_IN_FLIGHT=1}).
+   */
+  static final String ENV_OVERRIDE = "bench.relay.env";
+
   private VigilRelay() {}
 
   /** The settings a deployment would give it; everything else is the relay's default. */
@@ -23,6 +30,7 @@ public final class VigilRelay {
     env.put("VIGIL_HTTP_PORT", "0");
     env.put("VIGIL_RELAY_SLOT", "bench_" + database);
     env.put("VIGIL_INSTANCE_ID", "bench-" + database);
+    env.putAll(ExtraEnvironment.of(ENV_OVERRIDE));
     return env;
   }
 
