@@ -71,12 +71,6 @@ public final class RelayConfig extends ServiceConfig {
       Setting.duration("VIGIL_RELAY_PRODUCER_LINGER", "1ms")
           .range("0ms", "1s")
           .doc("Kafka producer linger; batches still form under load.");
-  public static final Setting<Integer> PRODUCER_MAX_IN_FLIGHT =
-      Setting.integer("VIGIL_RELAY_PRODUCER_MAX_IN_FLIGHT", 5)
-          .range("1", "5")
-          .doc(
-              "Kafka produce requests in flight per connection (idempotence keeps order up to 5);"
-                  + " see the README on transactions v2.");
   public static final Setting<Duration> OFFSET_FLUSH_INTERVAL =
       Setting.duration("VIGIL_RELAY_OFFSET_FLUSH_INTERVAL", "0ms")
           .range("0ms", "5m")
@@ -172,7 +166,6 @@ public final class RelayConfig extends ServiceConfig {
           HEARTBEAT_INTERVAL,
           POLL_INTERVAL,
           PRODUCER_LINGER,
-          PRODUCER_MAX_IN_FLIGHT,
           OFFSET_FLUSH_INTERVAL,
           DELIVERY,
           OFFSETS_TOPIC,

@@ -3,7 +3,6 @@ package dev.vigil.relay.stream;
 import static dev.vigil.relay.config.RelayConfig.DELIVERY;
 import static dev.vigil.relay.config.RelayConfig.OFFSETS_TOPIC;
 import static dev.vigil.relay.config.RelayConfig.PRODUCER_LINGER;
-import static dev.vigil.relay.config.RelayConfig.PRODUCER_MAX_IN_FLIGHT;
 import static dev.vigil.relay.config.RelayConfig.SLOT;
 import static dev.vigil.relay.config.RelayConfig.TRANSACTION_TIMEOUT;
 
@@ -308,9 +307,7 @@ public final class OutboxStream implements AutoCloseable {
         Map.entry(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class),
         Map.entry(ProducerConfig.ACKS_CONFIG, "all"),
         Map.entry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
-        Map.entry(
-            ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
-            config.get(PRODUCER_MAX_IN_FLIGHT)),
+        Map.entry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5),
         Map.entry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"),
         Map.entry(ProducerConfig.LINGER_MS_CONFIG, (int) config.get(PRODUCER_LINGER).toMillis()),
         Map.entry(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024),
