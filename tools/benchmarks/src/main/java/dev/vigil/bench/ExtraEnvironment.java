@@ -5,7 +5,7 @@ import java.util.TreeMap;
 
 /**
  * Environment variables an experiment adds through a system property: space-separated {@code
- * NAME=value} pairs, e.g. {@code -Dbench.relay.env="VIGIL_RELAY_PRODUCER_MAX_IN_FLIGHT=1"}.
+ * NAME=value} pairs, e.g. {@code -Dbench.relay.env="VIGIL_RELAY_POLL_INTERVAL=50ms"}.
  */
 public final class ExtraEnvironment {
   private ExtraEnvironment() {}

@@ -14,7 +14,7 @@ import java.util.Map;
 public final class VigilRelay {
   /**
    * System property with relay settings an experiment adds to every relay this class starts
-   * (space-separated {@code NAME=value}, e.g. {@code VIGIL_RELAY_PRODUCER_MAX_IN_FLIGHT=1}).
+   * (space-separated {@code NAME=value}, e.g. {@code VIGIL_RELAY_POLL_INTERVAL=50ms}).
    */
   static final String ENV_OVERRIDE = "bench.relay.env";
 
