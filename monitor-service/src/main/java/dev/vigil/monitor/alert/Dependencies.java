@@ -82,13 +82,19 @@ public final class Dependencies {
 
   // Held-back FAILEDs of children of the given parents become due one settle period from now (the
   // announcer checks again then whether a parent is still down, and whether the child is quiet).
+  // One
+  // held for a parent becomes due exactly then, not earlier: a child held while its parent was not
+  // confirmed yet keeps a bound that may end within the settle period, and paging it then would
+  // skip the settle (children often recover just after their parent).
   private static final String RELEASE =
       """
       update incidents i
-         set not_before = least(coalesce(i.not_before, 'infinity'),
-                                ?::timestamptz + make_interval(
-                                    secs => coalesce(t.dependency_settle_ms, t.interval_ms) / 1000.0))
+         set not_before = case when i.held_reason like 'parent %' then s.due
+                               else least(coalesce(i.not_before, 'infinity'), s.due) end
         from targets t
+        cross join lateral (
+          select ?::timestamptz + make_interval(
+                     secs => coalesce(t.dependency_settle_ms, t.interval_ms) / 1000.0) as due) s
        where t.depends_on && ?::text[] and i.service = t.name
          and i.closed_at is null and i.announced_at is null
       """;

@@ -222,6 +222,29 @@ class DependenciesIT {
   }
 
   @Test
+  void aChildHeldWhileItsParentWasUnconfirmedStillWaitsTheSettlePeriodAfterTheParentRecovers() {
+    targets.upsertAll(
+        List.of(gateway(), child("app-00", Duration.ofHours(1))), TargetStore.Source.API);
+    Recorder recorder = new Recorder(dataSource, new SimpleMeterRegistry());
+    record(recorder, List.of("gateway"), false, 1);
+    record(recorder, List.of("app-00"), false, 3);
+    record(recorder, List.of("gateway"), false, 2);
+    assertThat(outbox()).extracting(AlertEvent::service).containsExactly("gateway");
+
+    // The gateway recovers before the child's confirm bound (22 s) has passed.
+    record(recorder, List.of("gateway"), true, 1);
+
+    assertThat(
+            Tables.count(
+                dataSource,
+                "select count(*) from incidents where service = 'app-00' and closed_at is null"
+                    + " and not_before > clock_timestamp() + interval '50 minutes'"))
+        .as("due one settle period (1 h) after the recovery, not at the earlier bound")
+        .isEqualTo(1);
+    assertThat(announceOnce()).isEmpty();
+  }
+
+  @Test
   void aParentThatNeverReachesItsThresholdHoldsItsChildrenOnlyForItsConfirmBound() {
     targets.upsertAll(
         List.of(gateway(), child("app-00", Duration.ZERO), TargetSpec.push("alone")),
