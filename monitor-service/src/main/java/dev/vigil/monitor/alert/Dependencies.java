@@ -10,12 +10,14 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -106,9 +108,9 @@ public final class Dependencies {
    * @param dependsOn the parents listed on the target
    * @param down the first parent (by name) with an open incident whose FAILED was written or is
    *     held back by a parent of its own, or null
-   * @param confirmMs for each parent that is a target: the longest its FAILED may take from its
-   *     first failure: one more than its failure threshold times its (retry) interval, plus its
-   *     timeout (the extra interval covers a probe that starts late)
+   * @param confirmMs for each parent that is a target, in name order: the longest its FAILED may
+   *     take from its first failure: one more than its failure threshold times its (retry)
+   *     interval, plus its timeout (the extra interval covers a probe that starts late)
    * @param failing the parents (that are targets) whose stored health is DOWN
    */
   record Parents(
@@ -133,7 +135,7 @@ public final class Dependencies {
     Optional<Held> unconfirmed(Instant openedAt, Function<String, ProbeStatus> planned) {
       String first = null;
       long bound = 0;
-      for (Map.Entry<String, Long> parent : new TreeMap<>(confirmMs).entrySet()) {
+      for (Map.Entry<String, Long> parent : confirmMs.entrySet()) {
         ProbeStatus status = planned.apply(parent.getKey());
         boolean down =
             status != null ? status == ProbeStatus.DOWN : failing.contains(parent.getKey());
@@ -200,7 +202,7 @@ public final class Dependencies {
     String[] targets = (String[]) rs.getArray(4).getArray();
     Long[] bounds = (Long[]) rs.getArray(5).getArray();
     Boolean[] down = (Boolean[]) rs.getArray(6).getArray();
-    Map<String, Long> confirmMs = new HashMap<>();
+    SortedMap<String, Long> confirmMs = new TreeMap<>();
     Set<String> failing = new HashSet<>();
     for (int i = 0; i < targets.length; i++) {
       confirmMs.put(targets[i], bounds[i]);
@@ -211,7 +213,7 @@ public final class Dependencies {
     return new Parents(
         List.of((String[]) rs.getArray(2).getArray()),
         rs.getString(3),
-        Map.copyOf(confirmMs),
+        Collections.unmodifiableSortedMap(confirmMs),
         Set.copyOf(failing));
   }
 
