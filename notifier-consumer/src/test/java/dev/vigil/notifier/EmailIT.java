@@ -86,9 +86,14 @@ class EmailIT {
         "200ms");
   }
 
+  /** One mail per event ({@code group: off}). */
   private static String smtps(GreenMail mail, Path passwordFile) {
-    return "{type: email, host: localhost, port: %d, tls: tls, username: vigil, passwordFile: \"%s\", caFile: \"%s\", from: vigil@example.com, to: [ops@example.com, oncall@example.org]}"
-        .formatted(mail.getSmtps().getPort(), passwordFile, certificates.caPem());
+    return smtps(mail, passwordFile, "off");
+  }
+
+  private static String smtps(GreenMail mail, Path passwordFile, String group) {
+    return "{type: email, host: localhost, port: %d, tls: tls, username: vigil, passwordFile: \"%s\", caFile: \"%s\", from: vigil@example.com, to: [ops@example.com, oncall@example.org], group: %s}"
+        .formatted(mail.getSmtps().getPort(), passwordFile, certificates.caPem(), group);
   }
 
   private static Path passwordFile(String name, String password) throws Exception {
@@ -150,6 +155,85 @@ class EmailIT {
   }
 
   @Test
+  void aStormArrivesAsOneGroupedMailAndItsRecoveryAsOneMore(TestDatabase db, TestKafka kafka)
+      throws Exception {
+    GreenMail mail = start(ServerSetup.PROTOCOL_SMTPS);
+    Map<String, String> env =
+        new java.util.HashMap<>(
+            routes(
+                smtps(
+                    mail, passwordFile("grouped", PASSWORD), "{wait: 2s, interval: 5s, max: 2}")));
+    env.put(
+        "VIGIL_NOTIFIER_ROUTES",
+        env.get("VIGIL_NOTIFIER_ROUTES").replace("match: checkout", "match: \"*\""));
+    try (TestStack stack = TestStack.start(db, kafka, env)) {
+      List<AlertEvent> down =
+          List.of(
+              TestStack.failed("api"),
+              TestStack.failed("auth"),
+              TestStack.failed("billing"),
+              TestStack.failed("checkout"));
+      down.forEach(stack::produce);
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> down.stream().allMatch(e -> stack.status(e, "ops-mail").equals("DELIVERED")));
+      List<AlertEvent> up = down.stream().map(TestStack::recovered).toList();
+      up.forEach(stack::produce);
+      await()
+          .atMost(WAIT)
+          .until(() -> up.stream().allMatch(e -> stack.status(e, "ops-mail").equals("DELIVERED")));
+
+      // two mails, one copy per recipient each: the four failures together, then the recoveries
+      // (all of them produced within the interval after the first mail)
+      assertThat(mail.waitForIncomingEmail(10_000, 4)).isTrue();
+      List<MimeMessage> received = Arrays.asList(mail.getReceivedMessages());
+      assertThat(received).hasSize(4);
+      String groupId = received.get(0).getHeader("X-Vigil-Group-Id")[0];
+      MimeMessage first = byId(received, "<" + groupId + ".1@example.com>");
+      MimeMessage second = byId(received, "<" + groupId + ".2@example.com>");
+
+      // arrival order across partitions is not fixed: the names are checked as a set
+      assertThat(first.getSubject()).startsWith("[Vigil] 4 services DOWN: ").endsWith(" … (+1)");
+      assertThat(first.getHeader("References")).containsExactly("<" + groupId + "@example.com>");
+      String body = first.getContent().toString();
+      // max 2: two services in full (since, last error, incident, link), the other two by name
+      List<AlertEvent> full =
+          down.stream().filter(e -> body.contains("DOWN " + e.service() + " since")).toList();
+      assertThat(full).hasSize(2);
+      for (AlertEvent e : full) {
+        assertThat(body)
+            .contains("Last error: " + e.lastError())
+            .contains("Incident: " + e.incidentId())
+            .contains("Service API: https://vigil.example.com/api/services/" + e.service());
+      }
+      List<String> rest =
+          down.stream().filter(e -> !full.contains(e)).map(AlertEvent::service).toList();
+      assertThat(body)
+          .containsAnyOf(
+              "Also DOWN: " + rest.get(0) + ", " + rest.get(1),
+              "Also DOWN: " + rest.get(1) + ", " + rest.get(0))
+          .containsPattern("Still down \\(4\\): [a-z]+, [a-z]+ … \\(\\+2\\)\\s")
+          .contains("Status page: https://vigil.example.com/status")
+          .contains("Group: " + groupId + ", message 1");
+
+      assertThat(second.getSubject()).isEqualTo("[Vigil] 4 RECOVERED; all recovered");
+      assertThat(second.getHeader("References")).containsExactly("<" + groupId + "@example.com>");
+      String after = second.getContent().toString();
+      assertThat(after).contains("All services of this group have recovered.");
+      long inFull =
+          up.stream().filter(e -> after.contains("RECOVERED " + e.service() + " after")).count();
+      assertThat(inFull).isEqualTo(2);
+      assertThat(after).contains("Also RECOVERED: ");
+      for (AlertEvent e : up) {
+        assertThat(after).contains(e.service());
+      }
+    } finally {
+      mail.stop();
+    }
+  }
+
+  @Test
   void aPermanentSmtpAnswerIsDeadAtOnceNotRetried(TestDatabase db, TestKafka kafka)
       throws Exception {
     GreenMail mail = start(ServerSetup.PROTOCOL_SMTPS);
@@ -178,7 +262,7 @@ class EmailIT {
       throws Exception {
     GreenMail mail = start(ServerSetup.PROTOCOL_SMTP);
     String channel =
-        "{type: email, host: localhost, port: %d, username: vigil, passwordFile: \"%s\", from: vigil@example.com, to: [ops@example.com]}"
+        "{type: email, host: localhost, port: %d, username: vigil, passwordFile: \"%s\", from: vigil@example.com, to: [ops@example.com], group: off}"
             .formatted(mail.getSmtp().getPort(), passwordFile("plain", PASSWORD));
     try (TestStack stack = TestStack.start(db, kafka, routes(channel))) {
       AlertEvent down = TestStack.failed("checkout");

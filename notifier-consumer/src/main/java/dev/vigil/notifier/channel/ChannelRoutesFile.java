@@ -29,7 +29,7 @@ import java.util.function.UnaryOperator;
  * channels:
  *   oncall:   {type: pagerduty, routingKey: env:PD_KEY, severity: critical}  # rateLimit: 120/1m
  *   team:     {type: slack, url: file:/run/secrets/slack-url}   # rateLimit: 1/s by default
- *   # Slack and PagerDuty group by default: group: {wait: 10s, interval: 1m, max: 100}, or off
+ *   # Slack, PagerDuty and email group by default: group: {wait: 10s, interval: 1m, max: 100}, or off
  *   chat:     {type: slack, url: env:CHAT_URL, group: off}
  *   am:       {type: alertmanager, url: http://alertmanager:9093, firingFor: 168h}
  *   am-hook:  {type: alertmanager-webhook, url: https://hooks.example/am}

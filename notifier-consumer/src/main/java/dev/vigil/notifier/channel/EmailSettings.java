@@ -38,7 +38,8 @@ final class EmailSettings {
           "from",
           "to",
           "subjectPrefix",
-          "rateLimit");
+          "rateLimit",
+          "group");
 
   /** At most this many recipients per channel. */
   static final int MAX_TO = 50;

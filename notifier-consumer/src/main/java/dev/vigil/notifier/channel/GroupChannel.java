@@ -3,8 +3,9 @@ package dev.vigil.notifier.channel;
 import java.util.Optional;
 
 /**
- * A channel that can carry a group of transitions in one message (Slack, PagerDuty). Pure, like
- * {@link Channel#request}: the delivery side decides what a message carries and sends it.
+ * A channel that can carry a group of transitions in one message (Slack, PagerDuty, email). Pure,
+ * like {@link Channel#request}: the delivery side decides what a message carries and sends it
+ * ({@link EmailChannel} builds a mail instead, {@link EmailChannel#message(GroupMessage)}).
  */
 public interface GroupChannel extends Channel {
   /**

@@ -7,9 +7,9 @@ import java.util.UUID;
 
 /**
  * What one grouped message says (channel-independent; {@link SlackChannel} and {@link
- * PagerDutyChannel} turn it into their request). Built by {@link GroupState#apply} from the state
- * before the message and the transitions it carries, so re-sending an unrecorded message says
- * exactly the same thing.
+ * PagerDutyChannel} turn it into their request, {@link EmailChannel} into a mail). Built by {@link
+ * GroupState#apply} from the state before the message and the transitions it carries, so re-sending
+ * an unrecorded message says exactly the same thing.
  *
  * @param groupId the group (PagerDuty's dedup key)
  * @param seq 1 for the group's first message, then one more per message

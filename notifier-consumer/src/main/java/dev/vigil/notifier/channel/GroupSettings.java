@@ -8,16 +8,17 @@ import java.util.Iterator;
 import java.util.Set;
 
 /**
- * How a Slack or PagerDuty channel groups transitions ({@code group: {wait: 10s, interval: 1m, max:
- * 100}}, or {@code group: off}): the first transition that finds no open group opens one and waits
- * {@code wait} for others to join; later transitions of the open group go out as one update per
- * {@code interval}; a message names at most {@code max} services individually and counts the rest.
+ * How a Slack, PagerDuty or email channel groups transitions ({@code group: {wait: 10s, interval:
+ * 1m, max: 100}}, or {@code group: off}): the first transition that finds no open group opens one
+ * and waits {@code wait} for others to join; later transitions of the open group go out as one
+ * update per {@code interval}; a message names at most {@code max} services individually and counts
+ * the rest.
  *
  * @param enabled false: one message per transition (as the signed webhook)
  * @param waitFor the routes file's {@code wait}: how long a new group waits for others to join
  */
 public record GroupSettings(boolean enabled, Duration waitFor, Duration interval, int max) {
-  /** The default of Slack and PagerDuty channels. */
+  /** The default of Slack, PagerDuty and email channels. */
   public static final GroupSettings DEFAULT =
       new GroupSettings(true, Duration.ofSeconds(10), Duration.ofMinutes(1), 100);
 

@@ -27,7 +27,7 @@ import java.util.Map;
  * Delivery is at-least-once: a crash between the send and recording it re-sends the same event id,
  * which receivers de-duplicate ({@code Idempotency-Key}, {@code webhook-id}).
  *
- * <p>Channels that group (Slack and PagerDuty unless turned off) are sent by one {@link
+ * <p>Channels that group (Slack, PagerDuty and email unless turned off) are sent by one {@link
  * GroupWorker} each: the transitions that arrive together go out in one message, later ones in one
  * update per interval, with the same per-service order; a crash between send and record repeats at
  * most that one message (see {@link GroupStore}).

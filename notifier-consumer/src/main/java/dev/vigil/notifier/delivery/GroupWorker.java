@@ -2,8 +2,8 @@ package dev.vigil.notifier.delivery;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
-import dev.vigil.notifier.channel.ChannelRequest;
 import dev.vigil.notifier.channel.GroupChannel;
+import dev.vigil.notifier.channel.GroupMessage;
 import dev.vigil.notifier.channel.GroupState;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -100,26 +100,22 @@ final class GroupWorker implements Runnable {
             .toList();
     GroupState.Step step =
         claim.state().apply(claim.groupId(), claim.ordinal(), events, store.settings().max());
-    Optional<ChannelRequest> request = channel.request(step.message());
     int attempts = claim.events().stream().mapToInt(Claim::attempts).max().orElse(1);
-    GroupStore.Result result;
-    if (request.isEmpty()) {
-      result = new GroupStore.Result(GroupStore.Result.Kind.NOT_SENT, 0, null, null);
-    } else {
-      long started = System.nanoTime();
-      Outcome outcome = send(request.get());
+    long started = System.nanoTime();
+    Outcome outcome = send(step.message());
+    if (!(outcome instanceof Outcome.NotSent)) {
       metrics.requestTook(System.nanoTime() - started);
-      result = decide(outcome, attempts);
     }
+    GroupStore.Result result = decide(outcome, attempts);
     boolean recorded = store.record(claim, result, step.next());
     report(claim, result, recorded, attempts);
     return true;
   }
 
-  private Outcome send(ChannelRequest request) throws InterruptedException {
+  private Outcome send(GroupMessage message) throws InterruptedException {
     try {
       return sender
-          .send(request)
+          .send(channel, message)
           .get(options.readTimeout().plusSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
       return new Outcome.Retryable(0, "internal: " + e, null);

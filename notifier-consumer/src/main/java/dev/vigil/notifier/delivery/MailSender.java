@@ -2,6 +2,7 @@ package dev.vigil.notifier.delivery;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.SafeText;
+import dev.vigil.kit.tracing.TraceParent;
 import dev.vigil.notifier.channel.Channel;
 import dev.vigil.notifier.channel.EmailChannel;
 import dev.vigil.notifier.channel.EmailMessage;
@@ -73,9 +74,16 @@ final class MailSender implements AutoCloseable {
     this.executor = pool;
   }
 
-  /** Sends {@code event}'s mail on a mail thread; the outcome completes when SMTP has answered. */
-  CompletableFuture<Outcome> send(EmailChannel channel, AlertEvent event) {
-    EmailMessage message = channel.message(event);
+  /**
+   * Sends {@code event}'s mail (carrying {@code trace}, may be null) on a mail thread; the outcome
+   * completes when SMTP has answered.
+   */
+  CompletableFuture<Outcome> send(EmailChannel channel, AlertEvent event, TraceParent trace) {
+    return send(channel, channel.message(event, trace));
+  }
+
+  /** Sends {@code message} (a grouped mail) on a mail thread, as above. */
+  CompletableFuture<Outcome> send(EmailChannel channel, EmailMessage message) {
     Session session = sessions.get(channel.name());
     return CompletableFuture.supplyAsync(
         () -> deliver(channel.server(), session, message), executor);

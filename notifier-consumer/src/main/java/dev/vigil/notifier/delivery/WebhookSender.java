@@ -9,6 +9,8 @@ import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.notifier.channel.Channel;
 import dev.vigil.notifier.channel.ChannelRequest;
 import dev.vigil.notifier.channel.EmailChannel;
+import dev.vigil.notifier.channel.GroupChannel;
+import dev.vigil.notifier.channel.GroupMessage;
 import dev.vigil.notifier.channel.WebhookChannel;
 import dev.vigil.notifier.webhook.WebhookRoutes;
 import io.opentelemetry.api.trace.Span;
@@ -223,7 +225,7 @@ final class WebhookSender implements AutoCloseable {
       } else {
         AlertEvent event = AlertEventJson.read(claim.payload().getBytes(StandardCharsets.UTF_8));
         if (channel instanceof EmailChannel email) {
-          return mail.send(email, event); // SMTP, not HTTP: see MailSender
+          return mail.send(email, event, trace); // SMTP, not HTTP: see MailSender
         }
         built = channel.request(event, claim.payload(), trace);
       }
@@ -241,11 +243,26 @@ final class WebhookSender implements AutoCloseable {
   }
 
   /**
-   * Sends a request already built (a grouped message), with the same rules as {@link #send}. A
-   * message that carries many events continues none of their traces: no traceparent header.
+   * Sends one grouped message of {@code channel}, with the same rules as {@link #send}: a mail over
+   * SMTP for an {@link EmailChannel}, else the channel's request; {@link Outcome.NotSent} when the
+   * channel sends nothing for it. A message that carries many events continues none of their
+   * traces: no traceparent header.
    */
-  CompletableFuture<Outcome> send(ChannelRequest built) {
-    return send(built, null);
+  CompletableFuture<Outcome> send(GroupChannel channel, GroupMessage message) {
+    try {
+      if (channel instanceof EmailChannel email) {
+        return mail.send(email, email.message(message));
+      }
+      Optional<ChannelRequest> built = channel.request(message);
+      if (built.isEmpty()) {
+        return CompletableFuture.completedFuture(
+            new Outcome.NotSent(
+                "channel '" + channel.name() + "' sends nothing for message " + message.seq()));
+      }
+      return send(built.get(), null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.completedFuture(ofFailure(e));
+    }
   }
 
   private CompletableFuture<Outcome> send(ChannelRequest built, TraceParent trace) {

@@ -8,6 +8,7 @@ import static dev.vigil.notifier.channel.ChannelRoutesFileTest.WEBHOOK;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.vigil.kit.tracing.TraceParent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,25 @@ class EmailChannelTest {
   }
 
   @Test
+  void groupsLikeSlackByDefaultAndOneMailPerEventWithGroupOff() throws Exception {
+    String channel =
+        """
+        {"type": "email", "host": "smtp.example.com", "from": "vigil@example.com",
+         "to": ["ops@example.com"], "tls": "none"%s}
+        """;
+    assertThat(parse(channel.formatted("")).groups()).containsEntry("mail", GroupSettings.DEFAULT);
+    assertThat(
+            parse(channel.formatted(", \"group\": {\"wait\": \"30s\"}"))
+                .groups()
+                .get("mail")
+                .waitFor())
+        .hasSeconds(30);
+    assertThat(parse(channel.formatted(", \"group\": \"off\"")).groups()).isEmpty();
+    assertThatThrownBy(() -> parse(channel.formatted(", \"group\": {\"max\": 0}")))
+        .hasMessage("channel 'mail': field 'group.max': must be a whole number from 1 to 1000");
+  }
+
+  @Test
   void oneMailPerEventWithSubjectBodyAndIdsFromTheEvent() throws Exception {
     EmailChannel mail = valid();
     EmailMessage down = mail.message(FAILED);
@@ -84,6 +104,15 @@ class EmailChannelTest {
     assertThat(mail.message(FAILED).messageId())
         .as("a repeat is recognisable")
         .isEqualTo(down.messageId());
+    assertThat(down.headers()).doesNotContainKey("Traceparent");
+  }
+
+  @Test
+  void aTracedDeliveryCarriesItsTraceparentAsAHeader() throws Exception {
+    TraceParent trace =
+        TraceParent.parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").orElseThrow();
+    assertThat(valid().message(FAILED, trace).headers())
+        .containsEntry("Traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
   }
 
   @Test

@@ -103,6 +103,61 @@ class GroupMessagesTest {
   }
 
   @Test
+  void anEmailNamesEveryServiceItCarriesWithHostileErrorsKeptOnTheirLine() {
+    EmailChannel mail =
+        new EmailChannel(
+            "ops-mail",
+            new EmailChannel.Server(
+                "smtp.example.com", 587, EmailChannel.Tls.STARTTLS, null, null, List.of()),
+            "vigil@example.com",
+            List.of("ops@example.com"),
+            "[Vigil]",
+            LINKS);
+    List<AlertEvent> failed = new ArrayList<>(down(5));
+    failed.add(failed("evil", "line one\r\nBcc: victim@example.com\u0000\nX-Injected: yes"));
+    GroupMessage message = GroupState.empty().apply(GROUP, 1, failed, 3).message();
+    EmailMessage email = mail.message(message);
+
+    assertThat(email.subject()).isEqualTo("[Vigil] 6 services DOWN: svc-00, svc-01, svc-02 … (+3)");
+    assertThat(email.messageId()).isEqualTo("<" + GROUP + ".1@example.com>");
+    assertThat(email.headers())
+        .containsEntry("References", "<" + GROUP + "@example.com>")
+        .containsEntry("X-Vigil-Group-Id", GROUP.toString())
+        .containsEntry("X-Vigil-Group-Message", "1");
+    String body = email.body();
+    assertThat(body)
+        .startsWith("6 services DOWN: svc-00, svc-01, svc-02 … (+3)\n\n")
+        .contains("DOWN svc-02 since " + T0 + "\n  Last error: HTTP 503\n  Incident: ")
+        .contains("Service API: https://vigil.example.com/api/services/svc-00")
+        .doesNotContain("DOWN svc-03 since")
+        // max 3: the rest by name, every one of them
+        .contains("\nAlso DOWN: svc-03, svc-04, evil\n")
+        .contains("\nStill down (6): svc-00, svc-01, svc-02 … (+3)\n")
+        .contains("Status page: https://vigil.example.com/status")
+        .endsWith("Group: " + GROUP + ", message 1\n");
+    assertThat(body.lines()).noneMatch(l -> l.startsWith("Bcc:") || l.startsWith("X-Injected:"));
+    assertThat(body).doesNotContain("\u0000").doesNotContain("\r");
+
+    // evil's error, shown in full when max allows it, stays on one line
+    String all = mail.message(GroupState.empty().apply(GROUP, 1, failed, 10).message()).body();
+    assertThat(all.lines().filter(l -> l.contains("Bcc: victim"))).hasSize(1);
+    assertThat(all.lines()).noneMatch(l -> l.startsWith("Bcc:") || l.startsWith("X-Injected:"));
+
+    GroupState after = GroupState.empty().apply(GROUP, 1, failed, 3).next();
+    GroupMessage recoveredAll =
+        after
+            .apply(GROUP, 2, failed.stream().map(GroupMessagesTest::recovered).toList(), 3)
+            .message();
+    EmailMessage last = mail.message(recoveredAll);
+    assertThat(last.subject()).isEqualTo("[Vigil] 6 RECOVERED; all recovered");
+    assertThat(last.messageId()).isEqualTo("<" + GROUP + ".2@example.com>");
+    assertThat(last.body())
+        .contains("RECOVERED svc-00 after 4m 10s")
+        .contains("\nAlso RECOVERED: svc-03, svc-04, evil\n")
+        .contains("All services of this group have recovered.");
+  }
+
+  @Test
   void slackNamesEachServiceWithItsErrorIncidentAndLinksUpToMax() {
     List<AlertEvent> failed = new ArrayList<>(down(5));
     failed.add(failed("evil", "<!channel> & `rm` <https://x.example|click>"));
