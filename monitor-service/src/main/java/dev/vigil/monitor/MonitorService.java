@@ -133,7 +133,7 @@ public final class MonitorService implements AutoCloseable {
       parts.add(database);
       startClock.step("database");
       DataSource pool = database.dataSource();
-      TargetStore targets = new TargetStore(pool);
+      TargetStore targets = new TargetStore(pool, tracing);
       if (!fileTargets.isEmpty()) {
         targets.upsertAll(fileTargets, TargetStore.Source.FILE);
       }
@@ -184,7 +184,8 @@ public final class MonitorService implements AutoCloseable {
         scheduler.start();
         parts.add(scheduler);
         MissedHeartbeats heartbeats =
-            new MissedHeartbeats(pool, recorder, schedulerSettings, config.get(HEARTBEAT_GRACE));
+            new MissedHeartbeats(
+                pool, recorder, schedulerSettings, config.get(HEARTBEAT_GRACE), tracing);
         heartbeats.start();
         parts.add(heartbeats);
       }

@@ -12,6 +12,7 @@ import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.ConfigException;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.tracing.TraceParent;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -309,6 +310,7 @@ class HttpApiIT {
     assertThat(recovered.resolution()).isEqualTo(AlertEvent.RESOLUTION_TARGET_DISABLED);
     assertThat(recovered.consecutiveFailures()).isEqualTo(3);
     assertThat(events.get(0).resolution()).isNull();
+    assertRecoveredStartsATraceOfItsOwn();
     assertThat(get("/api/incidents?state=open").get("incidents")).isEmpty();
     assertThat(get("/api/services/batch").has("openIncident")).isFalse();
 
@@ -347,6 +349,7 @@ class HttpApiIT {
     assertThat(events).hasSize(2);
     assertThat(events.get(1).incidentId().toString()).isEqualTo(incident);
     assertThat(events.get(1).resolution()).isEqualTo(AlertEvent.RESOLUTION_TARGET_DELETED);
+    assertRecoveredStartsATraceOfItsOwn();
     assertThat(send("GET", "/api/services/batch", null, null).statusCode()).isEqualTo(404);
     assertThat(send("DELETE", "/api/targets/batch", null, TOKEN).statusCode()).isEqualTo(404);
     for (String table :
@@ -435,6 +438,24 @@ class HttpApiIT {
     }
     assertThat(last.at("/event/kind").asText()).isEqualTo("FAILED");
     return last.at("/event/incidentId").asText();
+  }
+
+  /**
+   * The RECOVERED of a disabled or deleted target names the span that closed it: a valid
+   * traceparent, in a trace other than its FAILED's (no result decided it).
+   */
+  private void assertRecoveredStartsATraceOfItsOwn() throws Exception {
+    List<String> traces;
+    try (Connection connection = db.dataSource().getConnection()) {
+      traces = Tables.rows(connection, "select traceparent from outbox order by seq");
+    }
+    assertThat(traces).hasSize(2);
+    TraceParent failed = TraceParent.parse(traces.get(0)).orElseThrow();
+    assertThat(traces.get(1)).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]");
+    assertThat(TraceParent.parse(traces.get(1)))
+        .as(traces.get(1))
+        .hasValueSatisfying(
+            recovered -> assertThat(recovered.traceId()).isNotEqualTo(failed.traceId()));
   }
 
   private List<AlertEvent> outbox() throws Exception {

@@ -51,8 +51,9 @@ public final class AlertTopic {
 
   /**
    * W3C Trace Context: the {@code traceparent} of the span that decided the event (the monitor's
-   * probe or pushed result), so a consumer continues the trace. Null on a row written without one
-   * (written by hand, or before the upgrade that added it: monitor migration V12).
+   * probe, pushed result or missed heartbeat, or a span of its own for an announced or closing
+   * event), so a consumer continues the trace. Null on a row written without one (written by hand,
+   * or before the upgrade that added it: monitor migration V12).
    */
   public static final String HEADER_TRACEPARENT = "traceparent";
 

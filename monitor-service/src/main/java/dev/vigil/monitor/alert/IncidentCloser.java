@@ -1,6 +1,9 @@
 package dev.vigil.monitor.alert;
 
 import dev.vigil.contract.AlertEvent;
+import dev.vigil.kit.tracing.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -18,10 +21,21 @@ import java.util.UUID;
  * rows in commit order; writes at most one RECOVERED per incident (the outbox's {@code
  * unique(incident_id, type)} holds), carrying {@link AlertEvent#resolution()} to say why, and only
  * when the incident's FAILED was written (one opened while quiet is closed without a word).
+ *
+ * <p>No result decides such a RECOVERED: it is written in a span of its own ({@code close}, a new
+ * trace, like the {@link Announcer}'s), whose traceparent goes with the outbox row.
  */
 public final class IncidentCloser {
   private final StateLock lock = new StateLock();
   private final IncidentSql sql = new IncidentSql();
+  private final Tracer tracer;
+
+  /**
+   * @param tracing where the span of each RECOVERED written is started (a new trace)
+   */
+  public IncidentCloser(Tracing tracing) {
+    this.tracer = tracing.tracer();
+  }
 
   /**
    * Closes the open incident of {@code service}, if there is one: incident closed, counters reset,
@@ -62,8 +76,20 @@ public final class IncidentCloser {
                 locked.lastError(),
                 closed.openedAt())
             .withResolution(resolution);
-    // Closed without a result (disabled or deleted target): no span decided it.
-    sql.insertOutbox(connection, event, null);
+    // Closed without a result (disabled or deleted target): a trace of its own.
+    Span span =
+        tracer
+            .spanBuilder("close")
+            .setNoParent()
+            .setAttribute("vigil.service", service)
+            .setAttribute("vigil.kind", event.kind().name())
+            .setAttribute("vigil.resolution", resolution)
+            .startSpan();
+    try {
+      sql.insertOutbox(connection, event, Tracing.traceParent(span).orElse(null));
+    } finally {
+      span.end();
+    }
     return Optional.of(event);
   }
 }

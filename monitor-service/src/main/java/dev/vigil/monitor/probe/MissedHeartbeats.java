@@ -1,8 +1,12 @@
 package dev.vigil.monitor.probe;
 
 import dev.vigil.kit.db.DatabaseException;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.alert.ProbeResult;
 import dev.vigil.monitor.alert.Recorder;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * lock, and the DOWN is dropped. A watcher only reports a target once it has itself watched for a
  * heartbeat plus the grace: pushers whose results were refused while every monitor was down get a
  * full heartbeat after the start before they are called silent.
+ *
+ * <p>Each missed heartbeat is a span of its own ({@code missed-heartbeat}, a new trace: no probe or
+ * push produced the result), whose traceparent the DOWN carries to the outbox row of a FAILED it
+ * decides, as a probe's span does.
  */
 public final class MissedHeartbeats implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MissedHeartbeats.class);
@@ -99,12 +107,26 @@ public final class MissedHeartbeats implements AutoCloseable {
   private final Recorder recorder;
   private final SchedulerSettings settings;
   private final Duration grace;
+  private final Tracer tracer;
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Thread watcher;
   private volatile Timestamp watchingSince;
 
   public MissedHeartbeats(
       DataSource dataSource, Recorder recorder, SchedulerSettings settings, Duration grace) {
+    this(dataSource, recorder, settings, grace, Tracing.none());
+  }
+
+  /**
+   * @param tracing where the span of each missed heartbeat is started (a new trace), whose
+   *     traceparent is written with the outbox row of an event the DOWN decides
+   */
+  public MissedHeartbeats(
+      DataSource dataSource,
+      Recorder recorder,
+      SchedulerSettings settings,
+      Duration grace,
+      Tracing tracing) {
     if (grace.isNegative()) {
       throw new IllegalArgumentException("grace must not be negative");
     }
@@ -112,6 +134,7 @@ public final class MissedHeartbeats implements AutoCloseable {
     this.recorder = recorder;
     this.settings = settings;
     this.grace = grace;
+    this.tracer = tracing.tracer();
     this.watcher = Thread.ofPlatform().name("heartbeat-watch").daemon().unstarted(this::loop);
   }
 
@@ -205,10 +228,27 @@ public final class MissedHeartbeats implements AutoCloseable {
             + " (heartbeat "
             + Durations.human(claim.heartbeat())
             + ")";
+    Span span =
+        tracer
+            .spanBuilder("missed-heartbeat")
+            .setNoParent()
+            .setAttribute("vigil.service", claim.target())
+            .setAttribute("vigil.status", "DOWN")
+            .startSpan();
+    span.setStatus(StatusCode.ERROR, error);
+    try {
+      recordTraced(claim, error, span);
+    } finally {
+      span.end();
+    }
+  }
+
+  private void recordTraced(Claim claim, String error, Span span) {
     try {
       var outcome =
           recorder.record(
-              ProbeResult.missedHeartbeat(claim.target(), error, claim.order()),
+              ProbeResult.missedHeartbeat(claim.target(), error, claim.order())
+                  .tracedBy(Tracing.traceParent(span).orElse(null)),
               (connection, recorded) -> {
                 if (recorded.accepted() && pushedSince(connection, claim)) {
                   throw new HeartbeatArrivedException(claim.target());

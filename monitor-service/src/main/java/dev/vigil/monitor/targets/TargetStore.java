@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.db.Database;
+import dev.vigil.kit.tracing.Tracing;
 import dev.vigil.monitor.alert.IncidentCloser;
 import dev.vigil.monitor.alert.UnknownServiceException;
 import dev.vigil.monitor.quiet.InvalidQuietException;
@@ -107,10 +108,19 @@ public final class TargetStore {
   private record Previous(String kind, Integer heartbeatMs, boolean enabled) {}
 
   private final DataSource dataSource;
-  private final IncidentCloser closer = new IncidentCloser();
+  private final IncidentCloser closer;
 
   public TargetStore(DataSource dataSource) {
+    this(dataSource, Tracing.none());
+  }
+
+  /**
+   * @param tracing where the span of each RECOVERED written for a disabled or deleted target is
+   *     started, whose traceparent is written with its outbox row
+   */
+  public TargetStore(DataSource dataSource, Tracing tracing) {
     this.dataSource = dataSource;
+    this.closer = new IncidentCloser(tracing);
   }
 
   /** Where a definition came from; kept on the row for operators. */

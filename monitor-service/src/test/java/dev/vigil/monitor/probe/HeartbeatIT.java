@@ -9,6 +9,7 @@ import dev.vigil.contract.AlertKind;
 import dev.vigil.harness.junit.TestDatabase;
 import dev.vigil.harness.junit.VigilInfraExtension;
 import dev.vigil.kit.Settings;
+import dev.vigil.kit.tracing.TraceParent;
 import dev.vigil.monitor.MonitorConfig;
 import dev.vigil.monitor.MonitorSchema;
 import dev.vigil.monitor.MonitorService;
@@ -103,6 +104,21 @@ class HeartbeatIT {
     assertThat(Tables.count(db.dataSource(), "select count(*) from outbox where type = 'FAILED'"))
         .as("one FAILED per silent target, none twice")
         .isEqualTo(SILENT);
+    // Each FAILED a missed heartbeat decided names that heartbeat's own span (a new trace).
+    List<String> traces;
+    try (Connection connection = db.connect()) {
+      traces = Tables.rows(connection, "select traceparent from outbox where type = 'FAILED'");
+    }
+    assertThat(traces)
+        .hasSize(SILENT)
+        .allSatisfy(
+            trace -> {
+              assertThat(trace).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]");
+              assertThat(TraceParent.parse(trace)).as(trace).isPresent();
+            });
+    assertThat(traces.stream().map(t -> TraceParent.parse(t).orElseThrow().traceId()))
+        .as("a trace per missed heartbeat")
+        .doesNotHaveDuplicates();
   }
 
   @Test

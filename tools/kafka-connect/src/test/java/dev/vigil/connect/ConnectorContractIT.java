@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
+import dev.vigil.contract.AlertKind;
 import dev.vigil.contract.AlertTopic;
 import dev.vigil.harness.FreePorts;
 import dev.vigil.harness.junit.TestDatabase;
@@ -28,7 +29,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -163,7 +166,12 @@ class ConnectorContractIT {
                 .as("order of %s", service)
                 .containsExactlyElementsOf(order));
 
+    // Every kind was written, so the checks below cover each kind's headers and CloudEvents type.
+    assertThat(written.stream().map(AlertEvent::kind).distinct())
+        .containsExactlyInAnyOrder(AlertKind.values());
+
     // Every value is a valid alert event, and the headers say what the payload says.
+    Set<String> cloudEventTypes = new HashSet<>();
     for (TopicRecords.Wire w : fromConnect) {
       assertThat(schema.violations(w.value())).as("schema violations of %s", w.value()).isEmpty();
       JsonNode payload = AlertEventJson.mapper().readTree(w.value());
@@ -192,7 +200,14 @@ class ConnectorContractIT {
           .isEqualTo(Instant.parse(payload.get("occurredAt").asText()));
       assertThat(new String(event.getData().toBytes(), StandardCharsets.UTF_8))
           .isEqualTo(w.value());
+      cloudEventTypes.add(event.getType());
     }
+    // The SDK read an event of every kind (the relay's records are byte-identical to these).
+    assertThat(cloudEventTypes)
+        .containsExactlyInAnyOrder(
+            Arrays.stream(AlertKind.values())
+                .map(AlertTopic::cloudEventType)
+                .toArray(String[]::new));
     for (TopicRecords.Wire w : fromRelay) {
       assertThat(schema.violations(w.value())).as("schema violations of %s", w.value()).isEmpty();
     }
@@ -298,10 +313,10 @@ class ConnectorContractIT {
   }
 
   /**
-   * Outbox rows for several services: FAILED then RECOVERED, one row per transaction and several
-   * services per transaction, deletes of the first round's rows (retention) in between, error texts
-   * that JSON must escape (quotes, backslashes, control characters, non-ASCII, a surrogate pair),
-   * and a resolution.
+   * Outbox rows for several services: FAILED, REMINDER, then RECOVERED (every {@link AlertKind}),
+   * one row per transaction and several services per transaction, deletes of the first round's rows
+   * (retention) in between, error texts that JSON must escape (quotes, backslashes, control
+   * characters, non-ASCII, a surrogate pair), and a resolution.
    */
   private List<AlertEvent> writeOutbox() throws SQLException {
     List<String> services = List.of("alpha", "beta-api", "gamma_3", "d", "payments-eu-west-1");
@@ -330,6 +345,17 @@ class ConnectorContractIT {
         Outbox.insertInOneTransaction(c, failedTogether);
         written.addAll(failedTogether);
         for (AlertEvent failed : failedTogether) {
+          AlertEvent reminder =
+              AlertEvent.reminder(
+                  UUID.randomUUID(),
+                  failed.incidentId(),
+                  failed.service(),
+                  failed.occurredAt().plusSeconds(60).plusNanos(7),
+                  failed.consecutiveFailures() + 2,
+                  failed.lastError(),
+                  failed.occurredAt());
+          Outbox.insertInOneTransaction(c, List.of(reminder));
+          written.add(reminder);
           AlertEvent recovered =
               AlertEvent.recovered(
                   UUID.randomUUID(),
