@@ -228,15 +228,20 @@ final class TestStack implements AutoCloseable {
    * (and the signed webhook), one message per transition (grouping off).
    */
   static Map<String, String> slackForPay(FakeVendor slack) {
+    return slackForPay(slack, "off");
+  }
+
+  /** As above, with the Slack channel's {@code group} setting (e.g. {@code {wait: 1s}}). */
+  static Map<String, String> slackForPay(FakeVendor slack, String group) {
     return Map.of(
         "VIGIL_NOTIFIER_ROUTES",
         """
         channels:
-          team: {type: slack, url: "%s", group: off}
+          team: {type: slack, url: "%s", group: %s}
         routes:
           - {match: pay*, channels: [team, webhook]}
         """
-            .formatted(slack.url("/services/T0/B0/secret")));
+            .formatted(slack.url("/services/T0/B0/secret"), group));
   }
 
   void awaitStatus(UUID eventId, String status) {
