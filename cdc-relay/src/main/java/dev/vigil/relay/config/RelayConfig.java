@@ -66,7 +66,10 @@ public final class RelayConfig extends ServiceConfig {
   public static final Setting<Duration> POLL_INTERVAL =
       Setting.duration("VIGIL_RELAY_POLL_INTERVAL", "5ms")
           .range("1ms", "5s")
-          .doc("How long the engine waits before looking for new changes again.");
+          .doc(
+              "How long the engine waits before looking for new changes again; each wait costs up"
+                  + " to 1 ms of busy CPU in Debezium (idle: ~0.15 cores at 5ms, ~0.02 at 50ms),"
+                  + " a longer one adds latency.");
   public static final Setting<Duration> PRODUCER_LINGER =
       Setting.duration("VIGIL_RELAY_PRODUCER_LINGER", "1ms")
           .range("0ms", "1s")
