@@ -8,7 +8,6 @@ import dev.vigil.monitor.quiet.Quiet;
 import dev.vigil.monitor.quiet.QuietRules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -237,18 +236,7 @@ public final class Announcer implements AutoCloseable {
           }
         }
         markAnnounced(connection, incident, now, !announced);
-        Span span =
-            tracer
-                .spanBuilder("announce")
-                .setNoParent()
-                .setAttribute("vigil.service", service)
-                .setAttribute("vigil.kind", event.kind().name())
-                .startSpan();
-        try {
-          sql.insertOutbox(connection, event, Tracing.traceParent(span).orElse(null));
-        } finally {
-          span.end();
-        }
+        sql.insertOutbox(connection, event, tracer.spanBuilder("announce"));
         return event;
       }
     }

@@ -2,7 +2,6 @@ package dev.vigil.monitor.alert;
 
 import dev.vigil.contract.AlertEvent;
 import dev.vigil.kit.tracing.Tracing;
-import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -77,19 +76,10 @@ public final class IncidentCloser {
                 closed.openedAt())
             .withResolution(resolution);
     // Closed without a result (disabled or deleted target): a trace of its own.
-    Span span =
-        tracer
-            .spanBuilder("close")
-            .setNoParent()
-            .setAttribute("vigil.service", service)
-            .setAttribute("vigil.kind", event.kind().name())
-            .setAttribute("vigil.resolution", resolution)
-            .startSpan();
-    try {
-      sql.insertOutbox(connection, event, Tracing.traceParent(span).orElse(null));
-    } finally {
-      span.end();
-    }
+    sql.insertOutbox(
+        connection,
+        event,
+        tracer.spanBuilder("close").setAttribute("vigil.resolution", resolution));
     return Optional.of(event);
   }
 }

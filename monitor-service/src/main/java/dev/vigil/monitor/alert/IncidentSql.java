@@ -4,6 +4,9 @@ import dev.vigil.contract.AlertEvent;
 import dev.vigil.contract.AlertEventJson;
 import dev.vigil.contract.OutboxContract;
 import dev.vigil.kit.tracing.TraceParent;
+import dev.vigil.kit.tracing.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -75,6 +78,24 @@ final class IncidentSql {
         }
         return new Closed(rs.getTimestamp(1).toInstant(), rs.getBoolean(2));
       }
+    }
+  }
+
+  /**
+   * Writes {@code event}'s outbox row in a span of its own, a new trace, for an event no probe or
+   * pushed result decided (the announcer's deferred FAILED, a RECOVERED for a disabled target):
+   * {@code span} names it and may carry attributes; the service and kind are added here.
+   */
+  void insertOutbox(Connection connection, AlertEvent event, SpanBuilder span) throws SQLException {
+    Span started =
+        span.setNoParent()
+            .setAttribute("vigil.service", event.service())
+            .setAttribute("vigil.kind", event.kind().name())
+            .startSpan();
+    try {
+      insertOutbox(connection, event, Tracing.traceParent(started).orElse(null));
+    } finally {
+      started.end();
     }
   }
 
