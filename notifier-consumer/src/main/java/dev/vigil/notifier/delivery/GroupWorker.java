@@ -112,11 +112,16 @@ final class GroupWorker implements Runnable {
     return true;
   }
 
+  /**
+   * Sends {@code message} and waits for its outcome: at most the connect timeout and two read
+   * timeouts (a mail's SMTP session has a read and a write timeout after connecting), plus a
+   * margin, so that a send still under way is never given up on and sent a second time.
+   */
   private Outcome send(GroupMessage message) throws InterruptedException {
+    Duration bound =
+        options.connectTimeout().plus(options.readTimeout().multipliedBy(2)).plusSeconds(5);
     try {
-      return sender
-          .send(channel, message)
-          .get(options.readTimeout().plusSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
+      return sender.send(channel, message).get(bound.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
       return new Outcome.Retryable(0, "internal: " + e, null);
     }
