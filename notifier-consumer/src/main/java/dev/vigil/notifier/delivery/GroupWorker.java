@@ -115,7 +115,7 @@ final class GroupWorker implements Runnable {
   /**
    * Sends {@code message} and waits for its outcome: at most the connect timeout and two read
    * timeouts (a mail's SMTP session has a read and a write timeout after connecting), plus a
-   * margin, so that a send still under way is never given up on and sent a second time.
+   * margin, so that a send still within its own timeouts is not given up on and sent again.
    */
   private Outcome send(GroupMessage message) throws InterruptedException {
     Duration bound =
