@@ -84,10 +84,9 @@ public final class Dependencies {
 
   // Held-back FAILEDs of children of the given parents become due one settle period from now (the
   // announcer checks again then whether a parent is still down, and whether the child is quiet).
-  // One
-  // held for a parent becomes due exactly then, not earlier: a child held while its parent was not
-  // confirmed yet keeps a bound that may end within the settle period, and paging it then would
-  // skip the settle (children often recover just after their parent).
+  // One held for a parent becomes due exactly then, not earlier: a child held while its parent
+  // was not confirmed yet keeps a bound that may end within the settle period, and paging it then
+  // would skip the settle (children often recover just after their parent).
   private static final String RELEASE =
       """
       update incidents i

@@ -183,12 +183,10 @@ public final class EmailChannel implements GroupChannel {
   /** Plain text of a grouped mail; text from outside (last errors) escaped and shortened. */
   String body(GroupMessage m) {
     StringBuilder text = new StringBuilder(GroupText.headline(m)).append("\n\n");
-    int room = GroupText.named(m);
-    int named = 0;
-    for (GroupMessage.Down d : m.down()) {
-      if (named++ >= room) {
-        break;
-      }
+    // at most max services in full, those that went down first; every other one by name
+    int downInFull = Math.min(GroupText.named(m), m.down().size());
+    int recoveredInFull = GroupText.named(m) - downInFull;
+    for (GroupMessage.Down d : m.down().subList(0, downInFull)) {
       text.append("DOWN ").append(d.service()).append(" since ").append(d.since());
       if (d.lastError() != null) {
         text.append("\n  Last error: ").append(outside(GroupText.error(d.lastError())));
@@ -199,10 +197,7 @@ public final class EmailChannel implements GroupChannel {
       }
       text.append('\n');
     }
-    for (GroupMessage.Recovered r : m.recovered()) {
-      if (named++ >= room) {
-        break;
-      }
+    for (GroupMessage.Recovered r : m.recovered().subList(0, recoveredInFull)) {
       text.append("RECOVERED ")
           .append(r.service())
           .append(" after ")
@@ -211,23 +206,17 @@ public final class EmailChannel implements GroupChannel {
           .append(r.incidentId())
           .append('\n');
     }
-    int listed = GroupText.named(m);
-    if (listed < m.down().size()) {
-      names(
-          text,
-          "Also DOWN",
-          m.down().subList(listed, m.down().size()).stream()
-              .map(GroupMessage.Down::service)
-              .toList());
+    List<GroupMessage.Down> moreDown = m.down().subList(downInFull, m.down().size());
+    if (!moreDown.isEmpty()) {
+      names(text, "Also DOWN", moreDown.stream().map(GroupMessage.Down::service).toList());
     }
-    int recoveredListed = Math.max(0, listed - m.down().size());
-    if (recoveredListed < m.recovered().size()) {
+    List<GroupMessage.Recovered> moreRecovered =
+        m.recovered().subList(recoveredInFull, m.recovered().size());
+    if (!moreRecovered.isEmpty()) {
       names(
           text,
           "Also RECOVERED",
-          m.recovered().subList(recoveredListed, m.recovered().size()).stream()
-              .map(GroupMessage.Recovered::service)
-              .toList());
+          moreRecovered.stream().map(GroupMessage.Recovered::service).toList());
     }
     if (m.reminders() > 0) {
       text.append("\n").append(m.reminders()).append(" reminder(s): still down as before\n");
