@@ -44,6 +44,13 @@ public final class ReferenceReceiver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReferenceReceiver.class);
   private static final int MAX_BODY = 1024 * 1024;
 
+  /**
+   * How much of a refused body is read and thrown away before the 413 goes out. A client that sends
+   * its whole body before reading the answer (most do; Java's HttpClient does) would otherwise have
+   * its connection reset by the unread bytes and never see the 413. Larger bodies are cut off.
+   */
+  private static final long MAX_DISCARDED = 64L * 1024 * 1024;
+
   private final ReceiverConfig config;
   private final Database database;
   private final NotificationStore store;
@@ -365,9 +372,18 @@ public final class ReferenceReceiver implements AutoCloseable {
     };
   }
 
+  /** The request body, or null when it is over {@link #MAX_BODY} (the rest is read and dropped). */
   private static byte[] readBody(InputStream in) throws IOException {
     byte[] body = in.readNBytes(MAX_BODY + 1);
-    return body.length > MAX_BODY ? null : body;
+    if (body.length <= MAX_BODY) {
+      return body;
+    }
+    byte[] discard = new byte[64 * 1024];
+    long discarded = 0;
+    for (int n; discarded < MAX_DISCARDED && (n = in.read(discard)) >= 0; ) {
+      discarded += n;
+    }
+    return null;
   }
 
   @Override

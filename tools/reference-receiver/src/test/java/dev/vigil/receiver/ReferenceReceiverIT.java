@@ -173,6 +173,27 @@ class ReferenceReceiverIT {
   }
 
   @Test
+  void aBodyOverOneMebibyteIsAnsweredWith413NotACutConnection(TestDatabase db) throws Exception {
+    try (ReferenceReceiver receiver =
+        ReferenceReceiver.start(
+            ReceiverConfig.onAnyPort(db.jdbcUrl(), db.user(), db.password(), CURRENT))) {
+      // Like the drills' input sweep: the whole body is sent before the answer is read. Unread
+      // bytes left behind when the receiver answers make the kernel reset the connection, and the
+      // 413 is lost with it.
+      byte[] huge = ("{\"x\":\"" + "a".repeat(2_000_000) + "\"}").getBytes(StandardCharsets.UTF_8);
+      for (String path : List.of("/webhook", "/_faults", "/webhook", "/_faults")) {
+        HttpResponse<String> answer =
+            client.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + receiver.port() + path))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(huge))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(path).isEqualTo(413);
+      }
+    }
+  }
+
+  @Test
   void faultsCanBeInjectedOverHttpForDrills(TestDatabase db) throws Exception {
     try (ReferenceReceiver receiver =
         ReferenceReceiver.start(
