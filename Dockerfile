@@ -17,6 +17,7 @@ COPY .mvn/ .mvn/
 COPY bin/ bin/
 COPY libs/alert-contract/pom.xml libs/alert-contract/
 COPY libs/service-kit/pom.xml libs/service-kit/
+COPY libs/monitor-schema/pom.xml libs/monitor-schema/
 COPY testing/test-harness/pom.xml testing/test-harness/
 COPY monitor-service/pom.xml monitor-service/
 COPY cdc-relay/pom.xml cdc-relay/

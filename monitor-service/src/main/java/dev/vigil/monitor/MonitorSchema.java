@@ -5,7 +5,8 @@ import javax.sql.DataSource;
 
 /**
  * The monitor's database schema: targets, state machine, incidents, history, probe leases and the
- * outbox. Other modules' tests (cdc-relay) apply it too, so it is public.
+ * outbox. The migrations live in the monitor-schema module (the relay's and Kafka Connect's tests
+ * apply them without the monitor); this class applies them.
  */
 public final class MonitorSchema {
   /** Flyway location of the monitor migrations. */
