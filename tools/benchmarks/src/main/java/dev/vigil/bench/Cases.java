@@ -29,6 +29,11 @@ public final class Cases {
   public static final String DETECT = "detect";
   public static final String E2E = "e2e";
   public static final String E2E_CASE = "FAILED @1000/s";
+
+  /** Prefix of the e2e cases whose relay and notifier run as their own processes. */
+  public static final String E2E_PROCESSES = "processes ";
+
+  public static final String E2E_PROCESSES_CASE = E2E_PROCESSES + E2E_CASE;
   public static final String NOTIFIER = "notifier";
   public static final String NOTIFIER_CASE = "deliveries";
   public static final String DEBEZIUM_SERVER = "debezium-server";

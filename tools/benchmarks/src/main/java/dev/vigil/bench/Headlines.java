@@ -132,6 +132,13 @@ final class Headlines {
             "ms",
             250));
     sink.accept(
+        Headline.atMost(
+            "end to end FAILED commit → receiver p99 at 1,000/s, relay and notifier as processes"
+                + " (image flags)",
+            r.metric(Cases.E2E, Cases.E2E_PROCESSES_CASE, "p99_ms"),
+            "ms",
+            100));
+    sink.accept(
         Headline.atLeast(
             "notifier deliveries",
             r.metric(Cases.NOTIFIER, Cases.NOTIFIER_CASE, "events_per_s"),

@@ -3,14 +3,14 @@ package dev.vigil.bench.delivery;
 import dev.vigil.bench.BenchContext;
 import dev.vigil.bench.Cases;
 import dev.vigil.bench.Suite;
+import dev.vigil.bench.footprint.ImageProcesses;
 import dev.vigil.bench.outbox.AckWatcher;
 import dev.vigil.bench.outbox.CaughtUp;
 import dev.vigil.bench.outbox.Clocks;
 import dev.vigil.bench.outbox.OutboxRun;
 import dev.vigil.bench.outbox.OutboxWriters;
 import dev.vigil.bench.relay.VigilRelay;
-import dev.vigil.notifier.NotifierService;
-import dev.vigil.relay.RelayService;
+import dev.vigil.kit.lifecycle.Closer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,7 +22,9 @@ import org.HdrHistogram.Histogram;
 /**
  * End to end at 1,000 events/s: writers commit FAILED rows into the outbox (one per transaction,
  * 1,000 services), the relay streams them to Kafka, the notifier delivers them to a local receiver.
- * Latency: receiver arrival minus the moment the commit returned, same clock.
+ * Latency: receiver arrival minus the moment the commit returned, same clock. Twice: with the relay
+ * and the notifier in this JVM, then each as its own process with its image's JVM flags, as users
+ * run them (the receiver stays here, so arrivals are stamped on the writers' clock).
  */
 public final class EndToEndSuite implements Suite {
   public static final String NAME = Cases.E2E;
@@ -31,31 +33,72 @@ public final class EndToEndSuite implements Suite {
   private static final int[] RATES = {100, 1_000, 2_000};
 
   @Override
-  public void run(BenchContext ctx) {
-    DataSource db = ctx.infra().monitorDatabase("bench_e2e", WRITERS + 1);
-    ctx.infra().createTopic(TOPIC, PARTITIONS);
+  public void run(BenchContext ctx) throws Exception {
+    runPipeline(ctx, false);
+    runPipeline(ctx, true);
+  }
+
+  /**
+   * The three rates through one pipeline: the relay and the notifier in this JVM (the cases named
+   * {@code FAILED @<rate>/s}), or each as its own process started the way its image runs it ({@code
+   * processes FAILED @<rate>/s}). Each pipeline has its own outbox database, topic and notifier.
+   */
+  private static void runPipeline(BenchContext ctx, boolean processes) throws Exception {
+    String name = processes ? "bench_e2e_p" : "bench_e2e";
+    String topic = processes ? TOPIC + ".p" : TOPIC;
+    DataSource db = ctx.infra().monitorDatabase(name, WRITERS + 1);
+    ctx.infra().createTopic(topic, PARTITIONS);
     OutboxWriters writers = new OutboxWriters(db, "outbox", WRITERS, 1_000).keepLog();
     var opts = ctx.options();
     try (WebhookReceiver receiver = new WebhookReceiver();
         AckWatcher watcher =
-            new AckWatcher(ctx.infra().bootstrapServers(), TOPIC, writers.commitMicros());
-        RelayService relay = VigilRelay.start(ctx.infra(), "bench_e2e", TOPIC);
-        NotifierService notifier =
-            Notifier.start(ctx.infra(), "bench_e2e_notifier", TOPIC, "bench-e2e", receiver.url())) {
-      DataSource notifierDb = ctx.infra().pool("bench_e2e_notifier", 1);
+            new AckWatcher(ctx.infra().bootstrapServers(), topic, writers.commitMicros());
+        AutoCloseable pipeline =
+            processes
+                ? asProcesses(ctx, name, topic, receiver.url())
+                : inThisJvm(ctx, name, topic, receiver.url())) {
+      DataSource notifierDb = ctx.infra().pool(name + "_notifier", 1);
       awaitFlowing(writers, receiver);
       writers.run(Suite.pipelineWarmup(opts), 1000);
       for (int rate : RATES) {
+        String label = rate == 1_000 ? CASE : "FAILED @" + rate + "/s";
         ctx.addMedian(
             NAME,
-            rate == 1_000 ? CASE : "FAILED @" + rate + "/s",
-            "outbox commit → relay → Kafka → notifier → receiver, default settings; hops:"
-                + " receipt = commit → receipt stored, send = receipt → receiver,"
+            processes ? Cases.E2E_PROCESSES + label : label,
+            "outbox commit → relay → Kafka → notifier → receiver, default settings"
+                + (processes
+                    ? ", relay and notifier each its own process with the image's JVM flags"
+                    : "")
+                + "; hops: receipt = commit → receipt stored, send = receipt → receiver,"
                 + " record = receiver → delivery recorded",
             rep ->
                 measure(
                     writers, receiver, watcher, notifierDb, opts.warmup(), opts.window(), rate));
       }
+    }
+  }
+
+  private static AutoCloseable inThisJvm(
+      BenchContext ctx, String name, String topic, String webhookUrl) {
+    Closer closer = new Closer("e2e pipeline");
+    closer.add(VigilRelay.start(ctx.infra(), name, topic));
+    closer.add(Notifier.start(ctx.infra(), name + "_notifier", topic, "bench-e2e", webhookUrl));
+    return closer;
+  }
+
+  private static AutoCloseable asProcesses(
+      BenchContext ctx, String name, String topic, String webhookUrl) {
+    ImageProcesses processes = ImageProcesses.open("e2e-logs");
+    try {
+      processes.startService("relay", "cdc-relay", VigilRelay.settings(ctx.infra(), name, topic));
+      processes.startService(
+          "notifier",
+          "notifier-consumer",
+          Notifier.settings(ctx.infra(), name + "_notifier", topic, "bench-e2e", webhookUrl));
+      return processes;
+    } catch (RuntimeException e) {
+      processes.close();
+      throw e;
     }
   }
 

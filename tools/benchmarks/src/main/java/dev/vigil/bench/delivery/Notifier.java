@@ -26,6 +26,17 @@ public final class Notifier {
       String group,
       String webhookUrl,
       Map<String, String> extra) {
+    Map<String, String> env = settings(infra, database, topic, group, webhookUrl);
+    env.putAll(extra);
+    return NotifierService.start(new NotifierConfig(new Settings(env)));
+  }
+
+  /**
+   * Creates {@code database} and returns the settings of a notifier on it, with a fresh webhook
+   * secret; for a notifier in this JVM or as its own process.
+   */
+  public static Map<String, String> settings(
+      Infra infra, String database, String topic, String group, String webhookUrl) {
     infra.createDatabase(database);
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
@@ -39,7 +50,6 @@ public final class Notifier {
     env.put("VIGIL_WEBHOOK_URL", webhookUrl);
     env.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
     env.put("VIGIL_WEBHOOK_SECRETS", "whsec_" + Base64.getEncoder().encodeToString(key));
-    env.putAll(extra);
-    return NotifierService.start(new NotifierConfig(new Settings(env)));
+    return env;
   }
 }

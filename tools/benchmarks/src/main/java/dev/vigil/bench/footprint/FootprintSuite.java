@@ -6,16 +6,10 @@ import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.OutboxWriters;
 import dev.vigil.bench.storm.StormSuite;
 import dev.vigil.bench.storm.StormTargets;
-import dev.vigil.kit.lifecycle.Closer;
 import dev.vigil.monitor.targets.TargetKind;
 import dev.vigil.monitor.targets.TargetSpec;
 import dev.vigil.monitor.targets.TargetStore;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,77 +39,50 @@ public final class FootprintSuite implements Suite {
 
   @Override
   public void run(BenchContext ctx) throws Exception {
-    Path root = Files.exists(Path.of("Dockerfile")) ? Path.of(".") : Path.of("../..");
-    List<String> flags = ImageJvmFlags.forRun(root.resolve("Dockerfile"));
     boolean quick = ctx.options().quick();
     Duration settle = Duration.ofSeconds(quick ? 3 : 15);
     Duration window = Duration.ofSeconds(quick ? 8 : 30);
-    Path logs = root.resolve("tools/benchmarks/target/footprint-logs");
-    ctx.report()
-        .note(
-            "footprint: JVM flags "
-                + String.join(" ", flags)
-                + ", java "
-                + Runtime.version()
-                + (ImageJvmFlags.extraEnvironment().isEmpty()
-                    ? ""
-                    : ", environment " + ImageJvmFlags.extraEnvironment()));
-
     DataSource outbox = ctx.infra().monitorDatabase(OUTBOX_DB, PIPELINE_WRITERS + 1);
     ctx.infra().createTopic(TOPIC, PARTITIONS);
     for (String db : List.of("bench_fp_monitor", "bench_fp_notifier", "bench_fp_receiver")) {
       ctx.infra().createDatabase(db);
     }
     String secret = secret();
-    Map<String, Double> startup = new LinkedHashMap<>();
     List<ServiceProcess> services = new ArrayList<>();
     // the targets outlive the services: a monitor still probing a stopped server would alert
     try (StormTargets targets = new StormTargets();
-        Closer closer = new Closer("footprint services")) {
-      int receiverPort = freePort();
+        ImageProcesses processes = ImageProcesses.open("footprint-logs")) {
+      Map<String, Double> startup = processes.startupMs();
+      ctx.report()
+          .note(
+              "footprint: JVM flags "
+                  + String.join(" ", processes.flags())
+                  + ", java "
+                  + Runtime.version()
+                  + (ImageProcesses.extraEnvironment().isEmpty()
+                      ? ""
+                      : ", environment " + ImageProcesses.extraEnvironment()));
+      int receiverPort = ImageProcesses.freePort();
       services.add(
-          start(
-              closer,
-              startup,
-              root,
+          processes.start(
               "receiver",
               "tools/reference-receiver",
-              flags,
-              logs,
               receiverPort,
               env(ctx, "bench_fp_receiver", Map.of("VIGIL_WEBHOOK_SECRETS", secret))));
       services.add(
-          start(
-              closer,
-              startup,
-              root,
+          processes.start(
               "notifier",
               "notifier-consumer",
-              flags,
-              logs,
-              freePort(),
+              ImageProcesses.freePort(),
               env(ctx, "bench_fp_notifier", notifierEnv(ctx, secret, receiverPort))));
       services.add(
-          start(
-              closer,
-              startup,
-              root,
-              "relay",
-              "cdc-relay",
-              flags,
-              logs,
-              freePort(),
-              env(ctx, OUTBOX_DB, relayEnv(ctx))));
+          processes.start(
+              "relay", "cdc-relay", ImageProcesses.freePort(), env(ctx, OUTBOX_DB, relayEnv(ctx))));
       services.add(
-          start(
-              closer,
-              startup,
-              root,
+          processes.start(
               "monitor",
               "monitor-service",
-              flags,
-              logs,
-              freePort(),
+              ImageProcesses.freePort(),
               env(ctx, "bench_fp_monitor", Map.of("VIGIL_MONITOR_API_TOKEN", "bench-footprint"))));
 
       ServiceProcess.pause(settle.toMillis());
@@ -220,65 +187,11 @@ public final class FootprintSuite implements Suite {
     return "own process, default settings, image JVM flags; " + what;
   }
 
-  private static ServiceProcess start(
-      Closer closer,
-      Map<String, Double> startup,
-      Path root,
-      String name,
-      String module,
-      List<String> flags,
-      Path logs,
-      int port,
-      Map<String, String> env) {
-    Path jar = jar(root, module);
-    List<String> own = flags;
-    if (ImageJvmFlags.usesArchive(flags)) {
-      // As a container does: the first start has no archive yet and writes it when it stops;
-      // the measured start maps it. Both start-up times are reported.
-      Path archive = logs.resolve(name + ".jsa");
-      deleteIfExists(archive);
-      own = ImageJvmFlags.withArchive(flags, archive);
-      try (ServiceProcess first =
-          ServiceProcess.start(name + "-first", jar, own, env, port, logs)) {
-        startup.put(name + "-first", first.awaitReady(Duration.ofSeconds(300)));
-      }
-    }
-    ServiceProcess p = closer.add(name, ServiceProcess.start(name, jar, own, env, port, logs));
-    startup.put(name, p.awaitReady(Duration.ofSeconds(300))); // generous: a loaded machine
-    return p;
-  }
-
-  private static void deleteIfExists(Path file) {
-    try {
-      Files.deleteIfExists(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete the old archive " + file, e);
-    }
-  }
-
-  /** The module's packaged jar ({@code ./mvnw package} puts it and its {@code lib/} there). */
-  static Path jar(Path root, String module) {
-    Path target = root.resolve(module).resolve("target");
-    String prefix = Path.of(module).getFileName() + "-";
-    try (var files = Files.list(target)) {
-      return files
-          .filter(p -> p.getFileName().toString().startsWith(prefix))
-          .filter(p -> p.getFileName().toString().endsWith(".jar"))
-          .filter(p -> !p.getFileName().toString().matches(".*-(sources|tests|javadoc)\\.jar"))
-          .findFirst()
-          .orElseThrow(() -> new IllegalStateException("no " + prefix + "*.jar in " + target));
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "no packaged " + module + " in " + target + ": run ./mvnw package first", e);
-    }
-  }
-
   private static Map<String, String> env(BenchContext ctx, String db, Map<String, String> own) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("VIGIL_DB_URL", ctx.infra().jdbcUrl(db));
     env.put("VIGIL_DB_USER", "postgres");
     env.putAll(own);
-    env.putAll(ImageJvmFlags.extraEnvironment());
     return env;
   }
 
@@ -328,13 +241,5 @@ public final class FootprintSuite implements Suite {
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
     return "whsec_" + Base64.getEncoder().encodeToString(key);
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port", e);
-    }
   }
 }
