@@ -129,17 +129,17 @@ public final class ReceiverFaults {
         String key = eq < 0 ? word : word.substring(0, eq);
         String arg = eq < 0 ? null : word.substring(eq + 1);
         switch (key) {
-          case "times" -> times = Integer.parseInt(arg);
+          case "times" -> times = number("times", arg);
           case "service" -> service = arg;
           case "status", "retry-after", "redirect", "delay", "drop" -> {
             kind = key;
             value = arg;
           }
-          default -> throw new IllegalArgumentException("unknown fault word '" + key + "'");
+          default -> throw new IllegalArgumentException("unknown fault word " + shown(key));
         }
       }
       if (kind == null) {
-        throw new IllegalArgumentException("fault rule '" + rule.strip() + "' has no kind");
+        throw new IllegalArgumentException("fault rule " + shown(rule.strip()) + " has no kind");
       }
       if (times < 1) {
         throw new IllegalArgumentException("fault rule times must be at least 1");
@@ -148,14 +148,14 @@ public final class ReceiverFaults {
         throw new IllegalArgumentException("fault rule service is not a service name");
       }
       if (kind.equals("status")) {
-        int status = Integer.parseInt(value);
+        int status = number("status", value);
         if (status < 100 || status > 599) {
           throw new IllegalArgumentException("fault rule status must be 100..599");
         }
       }
       switch (kind) {
         case "status" -> failWith(Integer.parseInt(value), times, service);
-        case "retry-after" -> retryAfter(Integer.parseInt(value), times, service);
+        case "retry-after" -> retryAfter(number("retry-after", value), times, service);
         case "redirect" -> redirect(value, times, service);
         case "delay" ->
             delay(
@@ -165,5 +165,37 @@ public final class ReceiverFaults {
         default -> dropAfterStore(times, service);
       }
     }
+  }
+
+  /** {@code arg} as a whole number, or an error naming the word and showing what was given. */
+  private static int number(String word, String arg) {
+    try {
+      return Integer.parseInt(arg);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "fault rule " + word + " must be a whole number, was " + shown(arg));
+    }
+  }
+
+  /**
+   * {@code text} quoted for an error message, each control or undefined character written as a
+   * backslash-u escape with four hex digits, cut at 40 characters.
+   */
+  static String shown(String text) {
+    if (text == null) {
+      return "nothing";
+    }
+    StringBuilder out = new StringBuilder("'");
+    text.codePoints()
+        .limit(40)
+        .forEach(
+            cp -> {
+              if (Character.isISOControl(cp) || !Character.isDefined(cp)) {
+                out.append(String.format("\\u%04x", cp));
+              } else {
+                out.appendCodePoint(cp);
+              }
+            });
+    return out.append(text.codePointCount(0, text.length()) > 40 ? "…'" : "'").toString();
   }
 }

@@ -38,4 +38,18 @@ class ReceiverFaultsTest {
         .hasMessageContaining("explode");
     assertThat(faults.next("web")).isEmpty();
   }
+
+  @Test
+  void aNumberThatIsNoneNamesItsWordAndShowsTheValueWithoutControlCharacters() {
+    assertThatThrownBy(() -> ReceiverFaults.parse("status=503\u0000 times=1"))
+        .hasMessage("fault rule status must be a whole number, was '503\\u0000'");
+    assertThatThrownBy(() -> ReceiverFaults.parse("drop times"))
+        .hasMessage("fault rule times must be a whole number, was nothing");
+    assertThatThrownBy(() -> ReceiverFaults.parse("retry-after=99999999999"))
+        .hasMessage("fault rule retry-after must be a whole number, was '99999999999'");
+    assertThatThrownBy(() -> ReceiverFaults.parse("ex\u001bplode=" + "x".repeat(100)))
+        .hasMessage("unknown fault word 'ex\\u001bplode'");
+    assertThatThrownBy(() -> ReceiverFaults.parse("service=" + "y".repeat(60)))
+        .hasMessage("fault rule 'service=" + "y".repeat(32) + "…' has no kind");
+  }
 }
