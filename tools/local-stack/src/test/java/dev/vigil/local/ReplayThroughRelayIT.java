@@ -18,9 +18,9 @@ import dev.vigil.relay.RelayService;
 import dev.vigil.relay.config.RelayConfig;
 import dev.vigil.relay.ops.RelayStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,15 +30,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.postgresql.PGConnection;
 
 /**
  * The monitor's replay through the exactly-once relay: every row of a large range published again,
@@ -76,15 +70,15 @@ class ReplayThroughRelayIT {
     env.put("VIGIL_RELAY_TRANSACTION_TIMEOUT", "30s");
 
     try (RelayService relay = streaming(RelayService.start(new RelayConfig(new Settings(env))));
-        Reader reader = new Reader(kafka.bootstrapServers(), topic);
         Connection c = db.connect()) {
       Set<String> written = new HashSet<>();
       for (int done = 0; done < ROWS; done += WRITE_BATCH) {
-        written.addAll(copyRows(c, WRITE_BATCH));
+        written.addAll(insertRows(c, WRITE_BATCH));
       }
       await("every row published once")
           .atMost(Duration.ofMinutes(5))
-          .until(() -> reader.poll().size() == written.size());
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> kafka.readCommitted(topic).size() == written.size());
 
       long started = System.nanoTime();
       ReplayResult result =
@@ -96,11 +90,20 @@ class ReplayThroughRelayIT {
 
       await("every row published a second time")
           .atMost(Duration.ofMinutes(5))
-          .until(() -> reader.total() >= 2L * ROWS);
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> kafka.readCommitted(topic).size() >= 2 * ROWS);
       long drainedMs = (System.nanoTime() - started) / 1_000_000;
-      reader.poll();
-      assertThat(reader.timesSeen().keySet()).isEqualTo(written);
-      assertThat(reader.timesSeen().values()).allMatch(n -> n == 2, "each event exactly twice");
+      Map<String, Long> timesSeen =
+          kafka.readCommitted(topic).stream()
+              .collect(
+                  Collectors.groupingBy(
+                      r ->
+                          new String(
+                              r.headers().lastHeader(AlertTopic.HEADER_EVENT_ID).value(),
+                              StandardCharsets.UTF_8),
+                      Collectors.counting()));
+      assertThat(timesSeen.keySet()).isEqualTo(written);
+      assertThat(timesSeen.values()).allMatch(n -> n == 2, "each event exactly twice");
       System.out.printf(
           "replay through the relay: %d rows in %d chunks, written in %d ms, all on Kafka again"
               + " after %d ms%n",
@@ -124,93 +127,42 @@ class ReplayThroughRelayIT {
   }
 
   /**
-   * Commits {@code rows} FAILED outbox rows in one {@code COPY}, a few hundred bytes each like real
+   * Commits {@code rows} FAILED outbox rows in one transaction, a few hundred bytes each like real
    * alerts with an error, spread over {@link #SERVICES} services.
    *
    * @return their event ids
    */
-  private static List<String> copyRows(Connection c, int rows) throws Exception {
-    StringBuilder csv = new StringBuilder();
+  private static List<String> insertRows(Connection c, int rows) throws Exception {
     List<String> ids = new ArrayList<>(rows);
-    for (int i = 0; i < rows; i++) {
-      AlertEvent e =
-          AlertEvent.failed(
-              UUID.randomUUID(),
-              UUID.randomUUID(),
-              "replay-" + (i % SERVICES),
-              Instant.now(),
-              3,
-              "connection refused by upstream ".repeat(10));
-      ids.add(e.eventId().toString());
-      csv.append(e.eventId())
-          .append(",service,")
-          .append(e.service())
-          .append(",FAILED,\"")
-          .append(AlertEventJson.write(e).replace("\"", "\"\""))
-          .append("\",")
-          .append(e.incidentId())
-          .append(",1\n");
-    }
-    c.unwrap(PGConnection.class)
-        .getCopyAPI()
-        .copyIn(
-            "copy outbox (id, aggregatetype, aggregateid, type, payload, incident_id,"
-                + " schema_version) from stdin with (format csv)",
-            new StringReader(csv.toString()));
-    return ids;
-  }
-
-  /** Reads the topic {@code read_committed} from the start, counting each event id's records. */
-  private static final class Reader implements AutoCloseable {
-    private final KafkaConsumer<byte[], byte[]> consumer;
-    private final Map<String, Long> timesSeen = new HashMap<>();
-    private long total;
-
-    Reader(String bootstrapServers, String topic) {
-      consumer =
-          new KafkaConsumer<>(
-              Map.of(
-                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                  bootstrapServers,
-                  ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                  false,
-                  ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                  "read_committed",
-                  ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                  5000),
-              new ByteArrayDeserializer(),
-              new ByteArrayDeserializer());
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-              .map(info -> new TopicPartition(topic, info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-    }
-
-    /** Polls once more; returns the event ids read so far. */
-    Set<String> poll() {
-      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-        Header id = r.headers().lastHeader(AlertTopic.HEADER_EVENT_ID);
-        String eventId = id == null ? "(none)" : new String(id.value(), StandardCharsets.UTF_8);
-        timesSeen.merge(eventId, 1L, Long::sum);
-        total++;
+    c.setAutoCommit(false);
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            """
+            insert into outbox (id, aggregatetype, aggregateid, type, payload, incident_id,
+                                schema_version)
+            values (?, 'service', ?, 'FAILED', ?::jsonb, ?, 1)
+            """)) {
+      for (int i = 0; i < rows; i++) {
+        AlertEvent e =
+            AlertEvent.failed(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                "replay-" + (i % SERVICES),
+                Instant.now(),
+                3,
+                "connection refused by upstream ".repeat(10));
+        insert.setObject(1, e.eventId());
+        insert.setString(2, e.service());
+        insert.setString(3, AlertEventJson.write(e));
+        insert.setObject(4, e.incidentId());
+        insert.addBatch();
+        ids.add(e.eventId().toString());
       }
-      return timesSeen.keySet();
+      insert.executeBatch();
+      c.commit();
+    } finally {
+      c.setAutoCommit(true);
     }
-
-    long total() {
-      poll();
-      return total;
-    }
-
-    Map<String, Long> timesSeen() {
-      return timesSeen;
-    }
-
-    @Override
-    public void close() {
-      consumer.close();
-    }
+    return ids;
   }
 }
