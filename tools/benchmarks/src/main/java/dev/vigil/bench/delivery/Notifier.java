@@ -1,5 +1,6 @@
 package dev.vigil.bench.delivery;
 
+import dev.vigil.bench.ExtraEnvironment;
 import dev.vigil.bench.Infra;
 import dev.vigil.kit.Settings;
 import dev.vigil.notifier.NotifierConfig;
@@ -11,6 +12,9 @@ import java.util.Map;
 
 /** Starts the notifier in this JVM with its default settings, pointed at a local receiver. */
 public final class Notifier {
+  /** System property with settings every benchmark notifier gets on top of its defaults. */
+  static final String ENV_OVERRIDE = "bench.notifier.env";
+
   private Notifier() {}
 
   public static NotifierService start(
@@ -50,6 +54,7 @@ public final class Notifier {
     env.put("VIGIL_WEBHOOK_URL", webhookUrl);
     env.put("VIGIL_WEBHOOK_ALLOW_HTTP", "true");
     env.put("VIGIL_WEBHOOK_SECRETS", "whsec_" + Base64.getEncoder().encodeToString(key));
+    env.putAll(ExtraEnvironment.of(ENV_OVERRIDE));
     return env;
   }
 }
