@@ -59,7 +59,11 @@ public final class NotifierConfig extends ServiceConfig {
       Setting.secret("VIGIL_NOTIFIER_ADMIN_TOKEN", "")
           .doc("Bearer token for /admin; empty disables the admin API.");
   public static final Setting<Integer> WORKERS =
-      Setting.integer("VIGIL_NOTIFIER_WORKERS", 4).range("1", "64").doc("Delivery worker threads.");
+      Setting.integer("VIGIL_NOTIFIER_WORKERS", 8)
+          .range("1", "64")
+          .doc(
+              "Delivery worker threads, each claiming, sending and recording its own batches; the"
+                  + " database pool holds this many connections plus 4.");
   public static final Setting<Integer> BATCH_SIZE =
       Setting.integer("VIGIL_NOTIFIER_BATCH_SIZE", 32)
           .range("1", "1000")

@@ -50,7 +50,7 @@ class NotifierConfigTest {
     String shown = new NotifierConfig(new Settings(env)).toString();
 
     assertThat(shown)
-        .contains("VIGIL_NOTIFIER_WORKERS=4", "VIGIL_NOTIFIER_ADMIN_TOKEN=<secret>")
+        .contains("VIGIL_NOTIFIER_WORKERS=8", "VIGIL_NOTIFIER_ADMIN_TOKEN=<secret>")
         .contains("hooks.example/vigil", "pay.example/h");
     for (String secret :
         new String[] {
