@@ -81,9 +81,13 @@ public final class EndToEndSuite implements Suite {
   private static AutoCloseable inThisJvm(
       BenchContext ctx, String name, String topic, String webhookUrl) {
     Closer closer = new Closer("e2e pipeline");
-    closer.add(VigilRelay.start(ctx.infra(), name, topic));
-    closer.add(Notifier.start(ctx.infra(), name + "_notifier", topic, "bench-e2e", webhookUrl));
-    return closer;
+    try {
+      closer.add(VigilRelay.start(ctx.infra(), name, topic));
+      closer.add(Notifier.start(ctx.infra(), name + "_notifier", topic, "bench-e2e", webhookUrl));
+      return closer;
+    } catch (RuntimeException e) {
+      throw closer.closeAfter(e);
+    }
   }
 
   private static AutoCloseable asProcesses(

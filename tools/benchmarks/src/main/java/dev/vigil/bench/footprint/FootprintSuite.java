@@ -59,9 +59,9 @@ public final class FootprintSuite implements Suite {
                   + String.join(" ", processes.flags())
                   + ", java "
                   + Runtime.version()
-                  + (ImageProcesses.extraEnvironment().isEmpty()
+                  + (ImageJvmFlags.extraEnvironment().isEmpty()
                       ? ""
-                      : ", environment " + ImageProcesses.extraEnvironment()));
+                      : ", environment " + ImageJvmFlags.extraEnvironment()));
       int receiverPort = ImageProcesses.freePort();
       services.add(
           processes.start(

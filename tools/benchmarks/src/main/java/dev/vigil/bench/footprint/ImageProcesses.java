@@ -51,18 +51,13 @@ public final class ImageProcesses implements AutoCloseable {
     return flags;
   }
 
-  /** The variables {@code bench.footprint.env} adds to every process's environment. */
-  public static Map<String, String> extraEnvironment() {
-    return ImageJvmFlags.extraEnvironment();
-  }
-
   /**
-   * Starts {@code module}'s jar as {@code name} with {@code env} (plus {@link #extraEnvironment()})
-   * and waits until its {@code /health} answers 200.
+   * Starts {@code module}'s jar as {@code name} with {@code env} (plus the variables of {@code
+   * bench.footprint.env}) and waits until its {@code /health} answers 200.
    */
   ServiceProcess start(String name, String module, int port, Map<String, String> env) {
     Map<String, String> all = new LinkedHashMap<>(env);
-    all.putAll(extraEnvironment());
+    all.putAll(ImageJvmFlags.extraEnvironment());
     Path jar = jar(root, module);
     List<String> own = flags;
     if (ImageJvmFlags.usesArchive(flags)) {
