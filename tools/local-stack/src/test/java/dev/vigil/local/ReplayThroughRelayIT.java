@@ -78,7 +78,7 @@ class ReplayThroughRelayIT {
       await("every row published once")
           .atMost(Duration.ofMinutes(5))
           .pollInterval(Duration.ofSeconds(1))
-          .until(() -> kafka.readCommitted(topic).size() == written.size());
+          .until(() -> kafka.readCommitted(topic).size() >= written.size());
 
       long started = System.nanoTime();
       ReplayResult result =
