@@ -23,7 +23,7 @@ public final class ServerHeadlines {
             "catch-up: Vigil / Debezium Server poll 10 ms, both restarted as processes",
             get(r, VIGIL_PROCESS + " backlog", "events_per_s") / tunedCatchUp,
             "x",
-            2.5));
+            1.5));
     out.add(
         Headline.info(
             "catch-up: Vigil restarted in the warm benchmark JVM / Debezium Server poll 10 ms",
@@ -42,17 +42,27 @@ public final class ServerHeadlines {
     out.add(
         Headline.atLeast(
             "live, 8 unpaced writers: Vigil delivered / commit limit", vigilLive, "x", 0.85));
-    double vigilP99 = get(r, VIGIL + " @1000/s", "p99_ms");
+    // Issue #32's aim compares two processes; the in-JVM relay shares its JVM with the writers
+    // and the broker, so its ratio is context.
+    double processP99 = get(r, VIGIL_PROCESS + " @1000/s", "p99_ms");
     out.add(
         Headline.atMost(
-            "p99 commit → broker append at 1,000/s: Vigil / Debezium Server poll 10 ms",
-            vigilP99 / get(r, TUNED + " @1000/s", "p99_ms"),
+            "p99 commit → broker append at 1,000/s: Vigil / Debezium Server poll 10 ms, both as"
+                + " processes",
+            processP99 / get(r, TUNED + " @1000/s", "p99_ms"),
             "x",
             1));
     out.add(
+        Headline.info(
+            "p99 commit → broker append at 1,000/s: Vigil in the benchmark JVM / Debezium Server"
+                + " poll 10 ms",
+            get(r, VIGIL + " @1000/s", "p99_ms") / get(r, TUNED + " @1000/s", "p99_ms"),
+            "x"));
+    out.add(
         Headline.atMost(
-            "p99 commit → broker append at 1,000/s: Vigil / Debezium Server defaults",
-            vigilP99 / get(r, DEFAULTS + " @1000/s", "p99_ms"),
+            "p99 commit → broker append at 1,000/s: Vigil / Debezium Server defaults, both as"
+                + " processes",
+            processP99 / get(r, DEFAULTS + " @1000/s", "p99_ms"),
             "x",
             0.05));
     for (String server : List.of(DEFAULTS, TUNED)) {
