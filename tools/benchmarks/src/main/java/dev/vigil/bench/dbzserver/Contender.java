@@ -3,6 +3,7 @@ package dev.vigil.bench.dbzserver;
 import dev.vigil.bench.Infra;
 import dev.vigil.bench.relay.VigilRelay;
 import dev.vigil.harness.EmbeddedPostgresServer;
+import dev.vigil.harness.FreePorts;
 import dev.vigil.relay.RelayService;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,9 +61,7 @@ interface Contender {
         "vigil process",
         topic,
         slot,
-        () ->
-            ServerProcess.vigilRelay(
-                "vigil process", classpath, runDir, env, ServerProcess.freePort()));
+        () -> ServerProcess.vigilRelay("vigil process", classpath, runDir, env, FreePorts.pick()));
   }
 
   /**
@@ -76,7 +75,7 @@ interface Contender {
         topic,
         config.slot(),
         () -> {
-          int port = ServerProcess.freePort();
+          int port = FreePorts.pick();
           return ServerProcess.debeziumServer(
               config.name(),
               distDir,

@@ -3,7 +3,6 @@ package dev.vigil.bench.dbzserver;
 import dev.vigil.bench.outbox.OutboxRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -107,15 +106,6 @@ final class ServerProcess implements Contender.Running {
 
   private static String local(int port) {
     return "http://127.0.0.1:" + port;
-  }
-
-  /** A free TCP port on the loopback interface for the server's HTTP endpoint. */
-  static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port for Debezium Server", e);
-    }
   }
 
   @Override

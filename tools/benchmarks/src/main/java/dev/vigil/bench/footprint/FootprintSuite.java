@@ -6,6 +6,7 @@ import dev.vigil.bench.Suite;
 import dev.vigil.bench.outbox.OutboxWriters;
 import dev.vigil.bench.storm.StormSuite;
 import dev.vigil.bench.storm.StormTargets;
+import dev.vigil.harness.FreePorts;
 import dev.vigil.monitor.targets.TargetKind;
 import dev.vigil.monitor.targets.TargetSpec;
 import dev.vigil.monitor.targets.TargetStore;
@@ -62,7 +63,7 @@ public final class FootprintSuite implements Suite {
                   + (ImageJvmFlags.extraEnvironment().isEmpty()
                       ? ""
                       : ", environment " + ImageJvmFlags.extraEnvironment()));
-      int receiverPort = ImageProcesses.freePort();
+      int receiverPort = FreePorts.pick();
       services.add(
           processes.start(
               "receiver",
@@ -73,16 +74,16 @@ public final class FootprintSuite implements Suite {
           processes.start(
               "notifier",
               "notifier-consumer",
-              ImageProcesses.freePort(),
+              FreePorts.pick(),
               env(ctx, "bench_fp_notifier", notifierEnv(ctx, secret, receiverPort))));
       services.add(
           processes.start(
-              "relay", "cdc-relay", ImageProcesses.freePort(), env(ctx, OUTBOX_DB, relayEnv(ctx))));
+              "relay", "cdc-relay", FreePorts.pick(), env(ctx, OUTBOX_DB, relayEnv(ctx))));
       services.add(
           processes.start(
               "monitor",
               "monitor-service",
-              ImageProcesses.freePort(),
+              FreePorts.pick(),
               env(ctx, "bench_fp_monitor", Map.of("VIGIL_MONITOR_API_TOKEN", "bench-footprint"))));
 
       ServiceProcess.pause(settle.toMillis());

@@ -1,9 +1,9 @@
 package dev.vigil.bench.footprint;
 
+import dev.vigil.harness.FreePorts;
 import dev.vigil.kit.lifecycle.Closer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,7 +83,7 @@ public final class ImageProcesses implements AutoCloseable {
    * that need only the service running.
    */
   public void startService(String name, String module, Map<String, String> env) {
-    start(name, module, freePort(), env);
+    start(name, module, FreePorts.pick(), env);
   }
 
   /**
@@ -108,14 +108,6 @@ public final class ImageProcesses implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(
           "no packaged " + module + " in " + target + ": run ./mvnw package first", e);
-    }
-  }
-
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port", e);
     }
   }
 
