@@ -1,6 +1,7 @@
 package dev.vigil.receiver;
 
 import dev.vigil.contract.ServiceNames;
+import dev.vigil.kit.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,14 +148,14 @@ public final class ReceiverFaults {
       if (service != null && !ServiceNames.isValid(service)) {
         throw new IllegalArgumentException("fault rule service is not a service name");
       }
-      if (kind.equals("status")) {
-        int status = number("status", value);
-        if (status < 100 || status > 599) {
-          throw new IllegalArgumentException("fault rule status must be 100..599");
-        }
-      }
       switch (kind) {
-        case "status" -> failWith(Integer.parseInt(value), times, service);
+        case "status" -> {
+          int status = number("status", value);
+          if (status < 100 || status > 599) {
+            throw new IllegalArgumentException("fault rule status must be 100..599");
+          }
+          failWith(status, times, service);
+        }
         case "retry-after" -> retryAfter(number("retry-after", value), times, service);
         case "redirect" -> redirect(value, times, service);
         case "delay" ->
@@ -177,25 +178,8 @@ public final class ReceiverFaults {
     }
   }
 
-  /**
-   * {@code text} quoted for an error message, each control or undefined character written as a
-   * backslash-u escape with four hex digits, cut at 40 characters.
-   */
+  /** {@code text} quoted for an error message, made safe and cut by {@link SafeText}. */
   static String shown(String text) {
-    if (text == null) {
-      return "nothing";
-    }
-    StringBuilder out = new StringBuilder("'");
-    text.codePoints()
-        .limit(40)
-        .forEach(
-            cp -> {
-              if (Character.isISOControl(cp) || !Character.isDefined(cp)) {
-                out.append(String.format("\\u%04x", cp));
-              } else {
-                out.appendCodePoint(cp);
-              }
-            });
-    return out.append(text.codePointCount(0, text.length()) > 40 ? "…'" : "'").toString();
+    return text == null ? "nothing" : "'" + SafeText.text(text, 40) + "'";
   }
 }
