@@ -287,7 +287,8 @@ final class LocalStack implements AutoCloseable {
         : (seconds / 60) + "m" + String.format("%02d", seconds % 60) + "s";
   }
 
-  private static void awaitStreaming(RelayService relay, Duration timeout) {
+  /** Waits until {@code relay} streams (its topic exists then), or throws after {@code timeout}. */
+  static void awaitStreaming(RelayService relay, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (relay.status().state() != RelayStatus.State.STREAMING) {
       if (System.nanoTime() > deadline) {

@@ -16,7 +16,6 @@ import dev.vigil.monitor.replay.ReplayResult;
 import dev.vigil.monitor.replay.ReplaySelection;
 import dev.vigil.relay.RelayService;
 import dev.vigil.relay.config.RelayConfig;
-import dev.vigil.relay.ops.RelayStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -69,8 +68,9 @@ class ReplayThroughRelayIT {
     // relay published it in chunks at least once: events more than twice on the topic.
     env.put("VIGIL_RELAY_TRANSACTION_TIMEOUT", "30s");
 
-    try (RelayService relay = streaming(RelayService.start(new RelayConfig(new Settings(env))));
+    try (RelayService relay = RelayService.start(new RelayConfig(new Settings(env)));
         Connection c = db.connect()) {
+      LocalStack.awaitStreaming(relay, Duration.ofSeconds(60));
       Set<String> written = new HashSet<>();
       for (int done = 0; done < ROWS; done += WRITE_BATCH) {
         written.addAll(insertRows(c, WRITE_BATCH));
@@ -108,21 +108,6 @@ class ReplayThroughRelayIT {
           "replay through the relay: %d rows in %d chunks, written in %d ms, all on Kafka again"
               + " after %d ms%n",
           ROWS, result.chunks(), replayMs, drainedMs);
-    }
-  }
-
-  /**
-   * Waits until {@code relay} streams (it has created the topic then); closes it if it does not.
-   */
-  private static RelayService streaming(RelayService relay) {
-    try {
-      await("relay streaming")
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> relay.status().state() == RelayStatus.State.STREAMING);
-      return relay;
-    } catch (RuntimeException e) {
-      relay.close();
-      throw e;
     }
   }
 
